@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+import { ConfigError, parseConfig, usage } from '../server/config.js';
+import { banner, createLogger, startServer } from '../server/serve.js';
+import { createRuntime } from '../server/runtime.js';
+import { DatabaseError } from '../store/database.js';
+
+/** `switchboard serve | seed [--reset]`. Operator errors end in one line and a non-zero exit. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage());
+    return command ? 0 : 2;
+  }
+  if (command === 'serve') return serve(rest);
+  if (command === 'seed') return seed(rest);
+  throw new ConfigError(`unknown command "${command}" (try: serve, seed)`);
+}
+
+async function serve(args: string[]): Promise<number> {
+  const config = parseConfig(args);
+  const log = createLogger(config);
+  const server = await startServer(config, log);
+  process.stdout.write(`${banner(server)}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => {});
+}
+
+async function seed(args: string[]): Promise<number> {
+  const reset = args.includes('--reset');
+  const config = parseConfig(args.filter((a) => a !== '--reset'));
+  const runtime = await createRuntime({ ...config, sim: false }, createLogger({ ...config, logLevel: 'warn' }));
+  try {
+    if (reset) {
+      await runtime.resetToDemo();
+      console.log('database reset to the demo world');
+    } else {
+      console.log(runtime.directory.tenants().length ? 'database already seeded' : 'database seeded');
+    }
+  } finally {
+    await runtime.close();
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exit(code);
+  },
+  (e: unknown) => {
+    if (e instanceof ConfigError || e instanceof DatabaseError) {
+      process.stderr.write(`switchboard: ${e.message}\n`);
+      process.exit(2);
+    }
+    const err = e as NodeJS.ErrnoException;
+    if (err?.code === 'EADDRINUSE' || err?.code === 'EACCES' || err?.code === 'EADDRNOTAVAIL') {
+      process.stderr.write(`switchboard: cannot listen: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`switchboard: ${err?.stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

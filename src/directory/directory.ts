@@ -1,0 +1,210 @@
+import type {
+  Device,
+  Did,
+  EntityKinds,
+  Extension,
+  GenericEntity,
+  Kind,
+  OutboundQueue,
+  PresenceOption,
+  StoredEntity,
+  Tenant,
+  TelcoUser,
+} from './model.js';
+import { extensionKey } from './model.js';
+
+/** Where the directory writes through to. Implemented by `store/`. */
+export interface EntityStore {
+  loadAll(): Promise<StoredEntity[]>;
+  upsert(entity: StoredEntity): Promise<void>;
+  remove(kind: string, id: string): Promise<void>;
+  replaceAll(entities: StoredEntity[]): Promise<void>;
+}
+
+export type DirectoryChange =
+  | { op: 'put'; kind: string; before?: GenericEntity; after: GenericEntity }
+  | { op: 'remove'; kind: string; before: GenericEntity }
+  | { op: 'reset' };
+
+type Listener = (change: DirectoryChange) => void;
+
+/**
+ * The provisioned world: an in-memory read model, written through the store.
+ * Reads are synchronous; writes persist first, then update memory, then notify listeners.
+ */
+export class Directory {
+  private byKind = new Map<string, Map<string, GenericEntity>>();
+  private didIndex = new Map<string, Did>();
+  private tenantByDidIndex = new Map<string, Tenant>();
+  private tenantByUrlIndex = new Map<string, Tenant>();
+  private tenantByCcUuidIndex = new Map<string, Tenant>();
+  private extensionByUuidIndex = new Map<string, Extension>();
+  private devicesByOwner = new Map<string, Device[]>();
+  private listeners: Listener[] = [];
+
+  private constructor(private readonly store: EntityStore) {}
+
+  static async load(store: EntityStore): Promise<Directory> {
+    const d = new Directory(store);
+    d.fill(await store.loadAll());
+    return d;
+  }
+
+  // ---- generic access --------------------------------------------------------------------
+
+  get<K extends Kind>(kind: K, id: string): EntityKinds[K] | undefined;
+  get(kind: string, id: string): GenericEntity | undefined;
+  get(kind: string, id: string): unknown {
+    return this.byKind.get(kind)?.get(id);
+  }
+
+  list<K extends Kind>(kind: K, tenantId?: number): EntityKinds[K][];
+  list(kind: string, tenantId?: number): GenericEntity[];
+  list(kind: string, tenantId?: number): unknown[] {
+    const all = [...(this.byKind.get(kind)?.values() ?? [])];
+    return tenantId === undefined ? all : all.filter((e) => e.tenantId === tenantId);
+  }
+
+  async put<K extends Kind>(kind: K, entity: EntityKinds[K]): Promise<void>;
+  async put(kind: string, entity: GenericEntity): Promise<void>;
+  async put(kind: string, entity: GenericEntity): Promise<void> {
+    const copy = structuredClone(entity);
+    await this.store.upsert({ kind, id: copy.id, tenantId: copy.tenantId ?? null, data: copy });
+    const before = this.byKind.get(kind)?.get(copy.id);
+    this.setInMemory(kind, copy);
+    this.reindex();
+    this.emit({ op: 'put', kind, before, after: copy });
+  }
+
+  async remove(kind: string, id: string): Promise<boolean> {
+    const before = this.byKind.get(kind)?.get(id);
+    if (!before) return false;
+    await this.store.remove(kind, id);
+    this.byKind.get(kind)!.delete(id);
+    this.reindex();
+    this.emit({ op: 'remove', kind, before });
+    return true;
+  }
+
+  /** Replace the whole world (seed --reset, simulator reset). */
+  async replaceAll(entities: StoredEntity[]): Promise<void> {
+    await this.store.replaceAll(entities);
+    this.fill(entities);
+    this.emit({ op: 'reset' });
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  isEmpty(): boolean {
+    return this.byKind.size === 0;
+  }
+
+  // ---- typed lookups used by the switch and the APIs ------------------------------------------
+
+  tenant(tenantId: number): Tenant | undefined {
+    return this.get('tenant', String(tenantId));
+  }
+  tenants(): Tenant[] {
+    return this.list('tenant').sort((a, b) => a.tenantId - b.tenantId);
+  }
+  /** Digits-only or E.164 DID, e.g. `5555550100`. */
+  tenantByDid(did: string): Tenant | undefined {
+    return this.tenantByDidIndex.get(normalizeNumber(did));
+  }
+  tenantByUrl(url: string): Tenant | undefined {
+    return this.tenantByUrlIndex.get(url.toLowerCase());
+  }
+  tenantByCcUuid(uuid: string): Tenant | undefined {
+    return this.tenantByCcUuidIndex.get(uuid.toLowerCase());
+  }
+  telcoUser(username: string): TelcoUser | undefined {
+    return this.get('telcoUser', username);
+  }
+  extension(tenantId: number, ext: string): Extension | undefined {
+    return this.get('extension', extensionKey(tenantId, ext));
+  }
+  extensions(tenantId: number): Extension[] {
+    return this.list('extension', tenantId).sort((a, b) => a.ext.localeCompare(b.ext, 'en', { numeric: true }));
+  }
+  extensionByUuid(uuid: string): Extension | undefined {
+    return this.extensionByUuidIndex.get(uuid.toLowerCase());
+  }
+  device(id: string): Device | undefined {
+    return this.get('device', id);
+  }
+  devicesOf(tenantId: number, ext: string): Device[] {
+    return this.devicesByOwner.get(extensionKey(tenantId, ext)) ?? [];
+  }
+  didByNumber(number: string): Did | undefined {
+    return this.didIndex.get(normalizeNumber(number));
+  }
+  parkLocations(tenantId: number): number[] {
+    const out = new Set<number>();
+    for (const r of this.list('parkRange', tenantId)) for (let n = r.first; n <= r.last; n++) out.add(n);
+    return [...out].sort((a, b) => a - b);
+  }
+  presenceOptions(tenantId: number): PresenceOption[] {
+    return this.list('presenceOption', tenantId);
+  }
+  outboundQueues(tenantId: number): OutboundQueue[] {
+    return this.list('outboundQueue', tenantId);
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private fill(entities: StoredEntity[]): void {
+    this.byKind = new Map();
+    for (const e of entities) this.setInMemory(e.kind, e.data);
+    this.reindex();
+  }
+
+  private setInMemory(kind: string, entity: GenericEntity): void {
+    let m = this.byKind.get(kind);
+    if (!m) {
+      m = new Map();
+      this.byKind.set(kind, m);
+    }
+    m.set(entity.id, entity);
+  }
+
+  private reindex(): void {
+    this.didIndex = new Map();
+    for (const d of this.list('did')) for (const k of numberKeys(d.number)) this.didIndex.set(k, d);
+    this.tenantByDidIndex = new Map();
+    this.tenantByUrlIndex = new Map();
+    this.tenantByCcUuidIndex = new Map();
+    for (const t of this.list('tenant')) {
+      if (t.did) for (const k of numberKeys(t.did)) this.tenantByDidIndex.set(k, t);
+      if (t.webLoginUrl) this.tenantByUrlIndex.set(t.webLoginUrl.toLowerCase(), t);
+      this.tenantByCcUuidIndex.set(t.cc.uuid.toLowerCase(), t);
+    }
+    this.extensionByUuidIndex = new Map(this.list('extension').map((e) => [e.uuid.toLowerCase(), e]));
+    this.devicesByOwner = new Map();
+    for (const d of this.list('device').sort((a, b) => a.id.localeCompare(b.id))) {
+      const k = extensionKey(d.tenantId, d.ownerExt);
+      const arr = this.devicesByOwner.get(k) ?? [];
+      arr.push(d);
+      this.devicesByOwner.set(k, arr);
+    }
+  }
+
+  private emit(change: DirectoryChange): void {
+    for (const l of this.listeners) l(change);
+  }
+}
+
+/** `+1 (555) 555-0100` -> `15555550100`. */
+export function normalizeNumber(n: string): string {
+  return n.replace(/[^0-9*#]/g, '');
+}
+
+/** A North American number is found with or without its country code 1. */
+function numberKeys(n: string): string[] {
+  const digits = normalizeNumber(n);
+  return digits.length === 11 && digits.startsWith('1') ? [digits, digits.slice(1)] : [digits];
+}

@@ -1,0 +1,43 @@
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { ccsApi } from '../api/ccs/plugin.js';
+import { simApi } from '../api/sim/plugin.js';
+import { voiceApi } from '../api/voice/plugin.js';
+import { webPages } from './static-pages.js';
+import { healthRoutes } from './health.js';
+import type { Runtime } from './runtime.js';
+import { tlsOptions } from './tls.js';
+
+/** Builds the HTTP(S) server with every API mounted. Does not listen. */
+export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
+  const { config } = runtime;
+  const app = Fastify({
+    loggerInstance: runtime.log as FastifyBaseLogger,
+    ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    exposeHeadRoutes: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as FastifyInstance;
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  await app.register(websocket, {
+    options: { maxPayload: config.bodyLimitBytes },
+    // Graceful shutdown: every open socket is told the server is going away.
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
+      done();
+    },
+  });
+  await app.register(healthRoutes, { runtime });
+  await app.register(voiceApi, { prefix: '/api', runtime });
+  await app.register(ccsApi, { prefix: '/6/v2', runtime });
+  if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime });
+  await app.register(webPages, { runtime });
+  return app;
+}

@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+
+/** Everything the server can be told, from flags and SWITCHBOARD_* variables (flags win). */
+export interface Config {
+  port: number;
+  host: string;
+  db: string;
+  databaseUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Loaded PEM contents, when TLS is configured. */
+  tls?: { cert: Buffer; key: Buffer };
+  clock: 'real' | 'virtual';
+  sim: boolean;
+  logLevel: string;
+  limitInflight: number;
+  limitPerClient: number;
+  busyDelayMs: number;
+  wsMax: number;
+  wsPerClient: number;
+  wsIdleMs: number;
+  wsConnectTimeoutMs: number;
+  lockoutFailures: number;
+  lockoutWindowMs: number;
+  lockoutPeriodMs: number;
+  bodyLimitBytes: number;
+  /** Seed the demo world into an empty database (always on for `serve`). */
+  seed: boolean;
+}
+
+export class ConfigError extends Error {}
+
+interface Option {
+  key: keyof Config;
+  flag: string;
+  env: string;
+  type: 'int' | 'string' | 'bool' | 'enum';
+  values?: string[];
+  min?: number;
+  max?: number;
+  help: string;
+}
+
+const intOpt = (key: keyof Config, flag: string, help: string, min = 0, max = Number.MAX_SAFE_INTEGER): Option => ({
+  key,
+  flag,
+  env: envName(flag),
+  type: 'int',
+  min,
+  max,
+  help,
+});
+function envName(flag: string): string {
+  return `SWITCHBOARD_${flag.replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
+}
+
+export const OPTIONS: Option[] = [
+  intOpt('port', '--port', 'TCP port (0 picks a free one)', 0, 65535),
+  { key: 'host', flag: '--host', env: 'SWITCHBOARD_HOST', type: 'string', help: 'address to listen on' },
+  { key: 'db', flag: '--db', env: 'SWITCHBOARD_DB', type: 'string', help: 'SQLite file' },
+  {
+    key: 'databaseUrl',
+    flag: '--database-url',
+    env: 'SWITCHBOARD_DATABASE_URL',
+    type: 'string',
+    help: 'postgres://... (instead of SQLite)',
+  },
+  { key: 'tlsCert', flag: '--tls-cert', env: 'SWITCHBOARD_TLS_CERT', type: 'string', help: 'PEM certificate file' },
+  { key: 'tlsKey', flag: '--tls-key', env: 'SWITCHBOARD_TLS_KEY', type: 'string', help: 'PEM private key file' },
+  {
+    key: 'clock',
+    flag: '--clock',
+    env: 'SWITCHBOARD_CLOCK',
+    type: 'enum',
+    values: ['real', 'virtual'],
+    help: 'real | virtual',
+  },
+  { key: 'sim', flag: '--sim', env: 'SWITCHBOARD_SIM', type: 'bool', help: 'simulator API (--no-sim turns it off)' },
+  {
+    key: 'logLevel',
+    flag: '--log-level',
+    env: 'SWITCHBOARD_LOG_LEVEL',
+    type: 'enum',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    help: 'pino log level',
+  },
+  intOpt('limitInflight', '--limit-inflight', 'REST requests in flight, all clients', 1),
+  intOpt('limitPerClient', '--limit-per-client', 'REST requests in flight per client (user + IP)', 1),
+  intOpt('busyDelayMs', '--busy-delay-ms', 'wait for a slot before answering 503', 0),
+  intOpt('wsMax', '--ws-max', 'WebSocket connections in all', 1),
+  intOpt('wsPerClient', '--ws-per-client', 'WebSocket connections per client', 1),
+  intOpt('wsIdleMs', '--ws-idle-ms', 'close a socket after this long without traffic', 1),
+  intOpt('wsConnectTimeoutMs', '--ws-connect-timeout-ms', 'contact-center socket: time to send connect', 1),
+  intOpt('lockoutFailures', '--lockout-failures', 'failed logins that lock (username, IP) out', 1),
+  intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
+  intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
+  intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
+];
+
+export const DEFAULTS: Config = {
+  port: 8080,
+  host: '127.0.0.1',
+  db: './data/switchboard.db',
+  clock: 'real',
+  sim: true,
+  logLevel: 'info',
+  limitInflight: 100,
+  limitPerClient: 3,
+  busyDelayMs: 3000,
+  wsMax: 4000,
+  wsPerClient: 1,
+  wsIdleMs: 3_600_000,
+  wsConnectTimeoutMs: 10_000,
+  lockoutFailures: 3,
+  lockoutWindowMs: 1_800_000,
+  lockoutPeriodMs: 3_600_000,
+  bodyLimitBytes: 1_048_576,
+  seed: true,
+};
+
+function convert(o: Option, raw: string, source: string): unknown {
+  switch (o.type) {
+    case 'int': {
+      if (!/^\d+$/.test(raw)) throw new ConfigError(`${source}: expected a whole number, got "${raw}"`);
+      const n = Number(raw);
+      if (n < (o.min ?? 0) || n > (o.max ?? Number.MAX_SAFE_INTEGER)) {
+        throw new ConfigError(`${source}: ${n} is out of range ${o.min}..${o.max}`);
+      }
+      return n;
+    }
+    case 'bool':
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off)$/i.test(raw)) return false;
+      throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
+    case 'enum':
+      if (!o.values!.includes(raw)) throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
+      return raw;
+    default:
+      if (raw === '') throw new ConfigError(`${source}: must not be empty`);
+      return raw;
+  }
+}
+
+/** Parses flags and environment; throws ConfigError with one clear line. */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): Config {
+  const cfg: Record<string, unknown> = { ...DEFAULTS };
+  for (const o of OPTIONS) {
+    const raw = env[o.env];
+    if (raw !== undefined) cfg[o.key] = convert(o, raw, o.env);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (name.startsWith('--no-')) {
+      const o = OPTIONS.find((x) => x.flag === `--${name.slice(5)}` && x.type === 'bool');
+      if (!o) throw new ConfigError(`unknown option ${name}`);
+      cfg[o.key] = false;
+      continue;
+    }
+    const o = OPTIONS.find((x) => x.flag === name);
+    if (!o) throw new ConfigError(`unknown option ${name} (see switchboard --help)`);
+    if (o.type === 'bool' && inline === undefined) {
+      cfg[o.key] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`${name} needs a value`);
+    cfg[o.key] = convert(o, value, name);
+  }
+  const config = cfg as unknown as Config;
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
+    throw new ConfigError('--tls-cert and --tls-key must be given together');
+  }
+  if (config.tlsCert && config.tlsKey) {
+    config.tls = { cert: readPem(config.tlsCert, '--tls-cert'), key: readPem(config.tlsKey, '--tls-key') };
+  }
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    throw new ConfigError(`--database-url must start with postgres:// (got "${config.databaseUrl}")`);
+  }
+  return config;
+}
+
+function readPem(file: string, flag: string): Buffer {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    throw new ConfigError(`${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!buf.toString('utf8').includes('-----BEGIN')) throw new ConfigError(`${flag}: ${file} is not a PEM file`);
+  return buf;
+}
+
+export function usage(): string {
+  const lines = OPTIONS.map((o) => `  ${`${o.flag}${o.type === 'bool' ? '' : ' <value>'}`.padEnd(30)} ${o.help} [${o.env}]`);
+  return [
+    'usage: switchboard <command> [options]',
+    '',
+    'commands:',
+    '  serve            start the server (seeds the demo world into an empty database)',
+    '  seed [--reset]   seed the demo world; --reset replaces everything with it',
+    '',
+    'options:',
+    ...lines,
+  ].join('\n');
+}

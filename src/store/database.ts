@@ -1,0 +1,94 @@
+import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite' };
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Is the database answering? */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class DatabaseError extends Error {}
+
+/** Opens the database, runs pending migrations, and answers once it is usable. */
+export async function openDatabase(target: DatabaseTarget): Promise<Db> {
+  const { kysely, dialect } = await connect(target);
+  try {
+    await kysely.selectNoFrom(sql<number>`1`.as('one')).execute();
+  } catch (e) {
+    await kysely.destroy().catch(() => {});
+    throw new DatabaseError(`database not reachable (${describe(target)}): ${(e as Error).message}`);
+  }
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await kysely.destroy().catch(() => {});
+    throw new DatabaseError(`database migration failed: ${(error as Error).message ?? String(error)}`);
+  }
+  return {
+    kysely,
+    dialect,
+    async ping() {
+      try {
+        await kysely.selectNoFrom(sql<number>`1`.as('one')).execute();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Database>; dialect: Dialect }> {
+  if (target.kind === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
+    let handle: InstanceType<typeof SQLite>;
+    try {
+      handle = new SQLite(target.file);
+    } catch (e) {
+      throw new DatabaseError(`cannot open SQLite database ${target.file}: ${(e as Error).message}`);
+    }
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('busy_timeout = 5000');
+    return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }), dialect: 'sqlite' };
+  }
+  if (target.kind === 'postgres') {
+    const pg = await import('pg');
+    // BIGINT columns hold epoch milliseconds: read them as numbers.
+    pg.default.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pg.default.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5000 });
+    pool.on('error', () => {});
+    return { kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  return {
+    kysely: new Kysely<Database>({
+      dialect: new PGliteDialect({ pglite }),
+      plugins: [],
+    }),
+    dialect: 'postgres',
+  };
+}
+
+export function describe(target: DatabaseTarget): string {
+  if (target.kind === 'sqlite') return `sqlite:${target.file}`;
+  if (target.kind === 'postgres') return target.url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  return 'pglite (in memory)';
+}

@@ -1,0 +1,60 @@
+import type { EntityStore } from '../directory/directory.js';
+import type { GenericEntity, StoredEntity } from '../directory/model.js';
+import type { Db } from './database.js';
+
+/** The directory's persistence: one row per entity in `directory_entities`. */
+export class SqlEntityStore implements EntityStore {
+  constructor(private readonly db: Db) {}
+
+  async loadAll(): Promise<StoredEntity[]> {
+    const rows = await this.db.kysely.selectFrom('directory_entities').selectAll().execute();
+    return rows.map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      tenantId: r.tenant_id,
+      data: JSON.parse(r.data) as GenericEntity,
+    }));
+  }
+
+  async upsert(e: StoredEntity): Promise<void> {
+    const row = {
+      kind: e.kind,
+      id: e.id,
+      tenant_id: e.tenantId,
+      data: JSON.stringify(e.data),
+      updated_at: Date.now(),
+    };
+    await this.db.kysely
+      .insertInto('directory_entities')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['kind', 'id']).doUpdateSet({
+          tenant_id: row.tenant_id,
+          data: row.data,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  }
+
+  async remove(kind: string, id: string): Promise<void> {
+    await this.db.kysely.deleteFrom('directory_entities').where('kind', '=', kind).where('id', '=', id).execute();
+  }
+
+  async replaceAll(entities: StoredEntity[]): Promise<void> {
+    const now = Date.now();
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('directory_entities').execute();
+      const rows = entities.map((e) => ({
+        kind: e.kind,
+        id: e.id,
+        tenant_id: e.tenantId,
+        data: JSON.stringify(e.data),
+        updated_at: now,
+      }));
+      for (let i = 0; i < rows.length; i += 200) {
+        await trx.insertInto('directory_entities').values(rows.slice(i, i + 200)).execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+
+/** Versioned migrations, in order. Each runs once; both dialects use the same definitions. */
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('directory_entities')
+        .addColumn('kind', 'varchar(64)', (c) => c.notNull())
+        .addColumn('id', 'varchar(200)', (c) => c.notNull())
+        .addColumn('tenant_id', 'integer')
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('directory_entities_pk', ['kind', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('directory_entities_tenant')
+        .on('directory_entities')
+        .columns(['tenant_id', 'kind'])
+        .execute();
+
+      await db.schema
+        .createTable('call_records')
+        .addColumn('smdr_call_id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('answered_at', 'bigint')
+        .addColumn('ended_at', 'bigint', (c) => c.notNull())
+        .addColumn('from_number', 'varchar(64)', (c) => c.notNull())
+        .addColumn('to_number', 'varchar(64)', (c) => c.notNull())
+        .addColumn('outcome', 'varchar(32)', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('call_records_tenant_time')
+        .on('call_records')
+        .columns(['tenant_id', 'started_at'])
+        .execute();
+
+      await db.schema
+        .createTable('cc_tokens')
+        .addColumn('token_hash', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('subject', 'varchar(200)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('text_counters')
+        .addColumn('tenant_id', 'integer', (c) => c.primaryKey())
+        .addColumn('out_sms', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('out_mms', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('in_sms', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('in_mms', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+
+      await db.schema
+        .createTable('kv')
+        .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['kv', 'text_counters', 'cc_tokens', 'call_records', 'directory_entities']) {
+        await db.schema.dropTable(t).ifExists().execute();
+      }
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};
