@@ -1,0 +1,164 @@
+import type { CcPermission, Principal } from '../../core/permissions.js';
+import { sha256, verifySecret } from '../../core/secrets.js';
+import type { DirectoryChange } from '../../directory/directory.js';
+import type { Extension, TelcoUser } from '../../directory/model.js';
+import type { Runtime } from '../../server/runtime.js';
+import { LockedOutError, UnauthorizedError } from './errors.js';
+import { Lockout } from './lockout.js';
+import { type LoginTarget, resolveUsername } from './usernames.js';
+
+export interface Authenticator {
+  /** Verifies credentials from client `ip`; throws UnauthorizedError or LockedOutError. */
+  authenticate(username: string, secret: string, ip: string): Principal;
+  /** Lock-outs and cached credentials are forgotten (simulator reset). */
+  clear(): void;
+}
+
+type RuntimeDeps = Pick<Runtime, 'directory' | 'config' | 'onReset'>;
+
+interface CacheEntry {
+  principal: Principal;
+  owner: string;
+}
+
+const CACHE_MAX = 50_000;
+
+/**
+ * Credential verification shared by both APIs. A verified (username, secret) is cached by a
+ * digest, so a request costs no key derivation; a user's entries are dropped whenever the
+ * directory changes that user, their tenant or the roles.
+ */
+export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Date.now): Authenticator {
+  const { directory, config } = runtime;
+  const lockout = new Lockout(
+    () => ({
+      failures: config.lockoutFailures,
+      windowMs: config.lockoutWindowMs,
+      periodMs: config.lockoutPeriodMs,
+    }),
+    now,
+  );
+  const cache = new Map<string, CacheEntry>();
+  const byOwner = new Map<string, Set<string>>();
+
+  const forgetOwner = (owner: string) => {
+    for (const k of byOwner.get(owner) ?? []) cache.delete(k);
+    byOwner.delete(owner);
+  };
+  const forgetAll = () => {
+    cache.clear();
+    byOwner.clear();
+  };
+  const forgetTenant = (tenantId: number) => {
+    for (const owner of [...byOwner.keys()]) {
+      if (owner.startsWith(`ext:${tenantId}:`) || owner === `tenant:${tenantId}`) forgetOwner(owner);
+    }
+    // Scoped telco users of that tenant.
+    for (const [k, e] of cache) if (e.principal.tenantId === tenantId) cache.delete(k);
+  };
+
+  directory.onChange((change: DirectoryChange) => {
+    if (change.op === 'reset') return forgetAll();
+    const entity = change.op === 'put' ? change.after : change.before;
+    switch (change.kind) {
+      case 'extension':
+        return forgetOwner(`ext:${entity.tenantId}:${(entity as unknown as Extension).ext}`);
+      case 'telcoUser':
+        return forgetOwner(`telco:${entity.id}`);
+      case 'tenant':
+        return forgetTenant(Number(entity.id));
+      case 'role':
+        return forgetAll();
+    }
+  });
+
+  const clear = () => {
+    lockout.clear();
+    forgetAll();
+  };
+  runtime.onReset(clear);
+
+  function verify(username: string, secret: string): { principal: Principal; owner: string } | null {
+    const target = resolveUsername(directory, username);
+    if (!target) return null;
+    return target.kind === 'telco'
+      ? verifyTelco(target.name, secret, username)
+      : verifyTenant(target, secret, username);
+  }
+
+  function verifyTelco(name: string, secret: string, username: string) {
+    const t = directory.telcoUser(name);
+    if (!t || !t.enabled || !verifySecret(secret, t.passwordHash)) return null;
+    if (t.scopedTenantId !== undefined && !directory.tenant(t.scopedTenantId)?.active) return null;
+    return { principal: telcoPrincipal(t, username), owner: `telco:${t.id}` };
+  }
+
+  function verifyTenant(target: Extract<LoginTarget, { kind: 'tenant' }>, secret: string, username: string) {
+    const tenant = directory.tenant(target.tenantId);
+    const ext = directory.extension(target.tenantId, target.ext);
+    if (!tenant?.active || !ext?.enabled || !ext.pinHash) return null;
+    if (ext.type !== 'userExt' && ext.type !== 'locationExt') return null;
+    if (!verifySecret(secret, ext.pinHash)) return null;
+    return { principal: tenantPrincipal(ext, username), owner: `ext:${ext.tenantId}:${ext.ext}` };
+  }
+
+  function tenantPrincipal(ext: Extension, username: string): Principal {
+    const perms = new Set<CcPermission>();
+    for (const roleId of ext.ccRoleIds)
+      for (const p of directory.get('role', roleId)?.permissions ?? []) perms.add(p);
+    return Object.freeze({
+      authority: ext.type === 'locationExt' ? 'location' : ext.admin ? 'tenantAdmin' : 'user',
+      username,
+      tenantId: ext.tenantId,
+      ext: ext.ext,
+      telcoPermissions: [],
+      callControl: ext.type === 'userExt',
+      ccPermissions: [...perms],
+    });
+  }
+
+  return {
+    clear,
+    authenticate(username, secret, ip) {
+      const locked = lockout.lockedFor(username, ip);
+      if (locked > 0) throw new LockedOutError(Math.ceil(locked / 1000));
+      const cacheKey = sha256(`${username}\u0000${secret}`);
+      const hit = cache.get(cacheKey);
+      if (hit) return hit.principal;
+      const found = verify(username, secret);
+      if (!found) {
+        const lockedNow = lockout.fail(username, ip);
+        if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
+        throw new UnauthorizedError();
+      }
+      lockout.succeed(username, ip);
+      if (cache.size >= CACHE_MAX) forgetAll();
+      cache.set(cacheKey, found);
+      let keys = byOwner.get(found.owner);
+      if (!keys) byOwner.set(found.owner, (keys = new Set()));
+      keys.add(cacheKey);
+      return found.principal;
+    },
+  };
+}
+
+function telcoPrincipal(t: TelcoUser, username: string): Principal {
+  const scoped = t.scopedTenantId !== undefined;
+  return Object.freeze({
+    authority: scoped ? 'scopedTelco' : 'telco',
+    username,
+    tenantId: t.scopedTenantId,
+    telcoPermissions: [...t.telcoPermissions],
+    callControl: scoped && t.callControl,
+    ccPermissions: [...t.ccPermissions],
+  });
+}
+
+const shared = new WeakMap<object, Authenticator>();
+
+/** The one authenticator of a runtime: both APIs and both sockets share its lock-outs and cache. */
+export function authenticatorFor(runtime: RuntimeDeps): Authenticator {
+  let a = shared.get(runtime);
+  if (!a) shared.set(runtime, (a = createAuthenticator(runtime)));
+  return a;
+}

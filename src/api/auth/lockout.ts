@@ -1,0 +1,73 @@
+/**
+ * Lock-out (DESIGN §3.1): `failures` failed logins for one (username, client IP) within `windowMs`
+ * lock that pair out for `periodMs`, even with the right credentials. Real time, never the
+ * virtual clock: it is a security timer.
+ */
+export interface LockoutPolicy {
+  failures: number;
+  windowMs: number;
+  periodMs: number;
+}
+
+interface Entry {
+  /** Times of recent failures, oldest first. */
+  failures: number[];
+  lockedUntil?: number;
+}
+
+export class Lockout {
+  private entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly policy: () => LockoutPolicy,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds left of a lock-out, or 0 when the pair may try. */
+  lockedFor(username: string, ip: string): number {
+    const e = this.entries.get(key(username, ip));
+    if (!e?.lockedUntil) return 0;
+    const left = e.lockedUntil - this.now();
+    if (left > 0) return left;
+    this.entries.delete(key(username, ip));
+    return 0;
+  }
+
+  /** Records a failure; returns the lock-out length when this failure locks the pair. */
+  fail(username: string, ip: string): number {
+    const { failures, windowMs, periodMs } = this.policy();
+    const k = key(username, ip);
+    const now = this.now();
+    const e = this.entries.get(k) ?? { failures: [] };
+    e.failures = e.failures.filter((t) => now - t < windowMs);
+    e.failures.push(now);
+    if (e.failures.length >= failures) {
+      e.lockedUntil = now + periodMs;
+      e.failures = [];
+    }
+    this.entries.set(k, e);
+    this.prune(now, windowMs);
+    return e.lockedUntil ? periodMs : 0;
+  }
+
+  /** A success forgets earlier failures of the pair. */
+  succeed(username: string, ip: string): void {
+    const k = key(username, ip);
+    if (this.entries.get(k)?.lockedUntil === undefined) this.entries.delete(k);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Bounds memory under a credential-stuffing flood: drop pairs with nothing recent. */
+  private prune(now: number, windowMs: number): void {
+    if (this.entries.size < 10_000) return;
+    for (const [k, e] of this.entries) {
+      const live = (e.lockedUntil ?? 0) > now || e.failures.some((t) => now - t < windowMs);
+      if (!live) this.entries.delete(k);
+    }
+  }
+}
+
+const key = (username: string, ip: string) => `${username.toLowerCase()}\u0000${ip}`;
