@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BusyError, RequestLimiter } from './request-limiter.js';
+import { SocketRegistry } from './socket-registry.js';
+import type { Runtime } from '../../server/runtime.js';
+
+type LimitsConfig = Pick<
+  Runtime['config'],
+  'limitInflight' | 'limitPerClient' | 'busyDelayMs' | 'wsMax' | 'wsPerClient' | 'wsIdleMs'
+>;
+
+export interface Limits {
+  requests: RequestLimiter;
+  sockets: SocketRegistry;
+}
+
+const shared = new WeakMap<object, Limits>();
+
+/** The one limits layer of a runtime: both APIs draw from the same global caps. */
+export function limitsFor(runtime: { config: LimitsConfig }): Limits {
+  let l = shared.get(runtime);
+  if (!l) {
+    const c = runtime.config;
+    l = {
+      requests: new RequestLimiter(() => ({
+        inflight: c.limitInflight,
+        perClient: c.limitPerClient,
+        busyDelayMs: c.busyDelayMs,
+      })),
+      sockets: new SocketRegistry(() => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs })),
+    };
+    shared.set(runtime, l);
+  }
+  return l;
+}
+
+export interface RestLimitOptions {
+  limits: Limits;
+  /** The client of a request: user + IP. The user part may be unverified (it only picks a queue). */
+  clientKey: (req: FastifyRequest) => string;
+  /** Writes the API's own busy answer (status 503 and `Retry-After` are already set). */
+  sendBusy: (reply: FastifyReply, retryAfterSeconds: number) => FastifyReply;
+}
+
+/**
+ * Adds REST admission to the routes of `app` (an encapsulated plugin scope). WebSocket upgrades
+ * are left to the socket registry.
+ */
+export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if ((req as { ws?: boolean }).ws) return;
+    try {
+      const release = await opts.limits.requests.acquire(opts.clientKey(req));
+      reply.raw.once('close', release);
+      if (reply.raw.destroyed || reply.raw.writableFinished) release();
+    } catch (e) {
+      if (!(e instanceof BusyError)) throw e;
+      reply.code(503).header('retry-after', String(e.retryAfterSeconds));
+      return opts.sendBusy(reply, e.retryAfterSeconds);
+    }
+  });
+}
+
+/** Fastify's body-size refusal, which each API renders in its own error shape. */
+export function isBodyTooLarge(err: unknown): boolean {
+  return (
+    (err as { code?: string })?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ||
+    (err as { statusCode?: number })?.statusCode === 413
+  );
+}
