@@ -130,7 +130,8 @@ function phone(tenantId: number, ext: string, model: Device['model']): Device {
 export function demoWorld(): StoredEntity[] {
   const out: StoredEntity[] = [];
   const add = <K extends Kind>(kind: K, data: EntityKinds[K]) => {
-    const d = data as unknown as StoredEntity['data'];
+    // JSON-clean (no undefined members), exactly as it will read back from the database.
+    const d = JSON.parse(JSON.stringify(data)) as StoredEntity['data'];
     out.push({ kind, id: d.id, tenantId: (d.tenantId as number | undefined) ?? null, data: d });
   };
 

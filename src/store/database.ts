@@ -7,8 +7,8 @@ import type { Database } from './schema.js';
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite' };
+  | { kind: 'postgres'; url: string; /** Use this schema instead of public (created if missing). */ schema?: string }
+  | { kind: 'pglite'; dataDir?: string };
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,7 +31,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     await kysely.destroy().catch(() => {});
     throw new DatabaseError(`database not reachable (${describe(target)}): ${(e as Error).message}`);
   }
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+  const schema = target.kind === 'postgres' ? target.schema : undefined;
+  const migrator = new Migrator({
+    db: kysely,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) {
     await kysely.destroy().catch(() => {});
@@ -73,10 +78,17 @@ async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Databas
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pg.default.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5000 });
     pool.on('error', () => {});
+    const schema = target.schema;
+    if (schema) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new DatabaseError(`invalid schema name ${schema}`);
+      pool.on('connect', (client) => {
+        client.query(`create schema if not exists ${schema}; set search_path to ${schema}`).catch(() => {});
+      });
+    }
     return { kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite();
+  const pglite = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
   await pglite.waitReady;
   return {
     kysely: new Kysely<Database>({
@@ -90,5 +102,5 @@ async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Databas
 export function describe(target: DatabaseTarget): string {
   if (target.kind === 'sqlite') return `sqlite:${target.file}`;
   if (target.kind === 'postgres') return target.url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-  return 'pglite (in memory)';
+  return target.dataDir ? `pglite:${target.dataDir}` : 'pglite (in memory)';
 }
