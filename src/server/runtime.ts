@@ -72,6 +72,11 @@ export async function createRuntime(config: Config, log: Logger, target = databa
     pendingWrites.add(p);
   });
 
+  // The contact center follows the switch's events (phone states, outbound answers), after the writer.
+  bus.subscribe((e) => {
+    if (e.type !== 'cc') contactCenter.onSwitchEvent(e);
+  });
+
   const resetHooks: (() => void | Promise<void>)[] = [];
   return {
     config,

@@ -1,0 +1,53 @@
+import type { AgentSnapshot } from './types.js';
+import { READY } from './types.js';
+
+/** Live state of one agent. */
+export interface AgentRecord extends AgentSnapshot {
+  /** When the agent last became free for a queue call; the smallest value gets the next offer. */
+  idleSince: number;
+}
+
+const key = (tenantId: number, ext: string) => `${tenantId}:${ext}`;
+
+/** Every agent's state, created Ready on first use. */
+export class AgentBook {
+  private agents = new Map<string, AgentRecord>();
+
+  get(tenantId: number, ext: string, now: number): AgentRecord {
+    const k = key(tenantId, ext);
+    let a = this.agents.get(k);
+    if (!a) {
+      a = {
+        tenantId,
+        ext,
+        agentState: READY,
+        agentStateSince: now,
+        phoneState: 'Idle',
+        phoneStateSince: now,
+        queueState: 'None',
+        queueStateSince: now,
+        consecutiveMissed: 0,
+        idleSince: 0,
+      };
+      this.agents.set(k, a);
+    }
+    return a;
+  }
+
+  peek(tenantId: number, ext: string): AgentRecord | undefined {
+    return this.agents.get(key(tenantId, ext));
+  }
+
+  all(): AgentRecord[] {
+    return [...this.agents.values()];
+  }
+
+  clear(): void {
+    this.agents.clear();
+  }
+}
+
+export function snapshotAgent(a: AgentRecord): AgentSnapshot {
+  const { idleSince: _, ...snapshot } = a;
+  return { ...snapshot };
+}
