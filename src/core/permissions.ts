@@ -52,7 +52,8 @@ export const isTenantMember = (p: Principal) =>
 /**
  * Visibility rule tokens used by the v1 root table and resource authority tables:
  * `T:TBAM` telco holding TBAM (scoped or not), `ST:TBAM` scoped telco holding TBAM, `ST:CC` scoped
- * telco with CallControl, `TA`, `U` (non-admin users and locations), `T:*` any telco.
+ * telco with CallControl, `TA`, `U` (non-admin users and locations), `T:*` any telco,
+ * `UT:<perm>` an unscoped telco holding perm (the spec's "Telco(...)"), `UT:*` any unscoped telco.
  */
 export type AccessRule = string;
 
@@ -62,6 +63,10 @@ export function allows(p: Principal, rules: readonly AccessRule[]): boolean {
     if (r === 'U' && (p.authority === 'user' || p.authority === 'location')) return true;
     if (r === 'T:*' && isTelco(p)) return true;
     if (r === 'ST:CC' && p.authority === 'scopedTelco' && p.callControl) return true;
+    if (r === 'UT:*' && p.authority === 'telco') return true;
+    if (r.startsWith('UT:') && p.authority === 'telco' && p.telcoPermissions.includes(r.slice(3) as TelcoPermission)) {
+      return true;
+    }
     if (r.startsWith('T:') && isTelco(p) && p.telcoPermissions.includes(r.slice(2) as TelcoPermission)) {
       return true;
     }

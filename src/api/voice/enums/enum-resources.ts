@@ -1,0 +1,57 @@
+import { notFound } from '../../../core/errors.js';
+import { link } from '../hal/links.js';
+import type { Entity } from '../hal/model.js';
+import { type ResourceDef, listEntity } from '../hal/resource.js';
+import { ENUMS, ENUM_BY_PATH, enumValues } from './enum-values.js';
+
+/** Every authority the spec lists for enums. */
+const EVERYONE = ['T:*', 'ST:CC', 'TA', 'U'] as const;
+const READERS = [...EVERYONE, 'ST:TBAM', 'ST:SM', 'ST:EM', 'ST:SBAM'];
+
+const enumHref = (name: string) => `/api/v1/enums/${name.toLowerCase()}`;
+
+function enumEntity(name: string): Entity {
+  return {
+    props: { name, values: enumValues(name) },
+    summary: ['name'],
+    links: { self: link(enumHref(name)) },
+  };
+}
+
+export const enumResources: ResourceDef[] = [
+  {
+    path: '/v1/enums',
+    verbs: {
+      GET: {
+        rules: READERS,
+        handle: (ctx) => ({
+          entity: listEntity(ctx, {
+            name: 'enums',
+            schema: { fields: { name: 'string' } },
+            items: Object.keys(ENUMS).map(enumEntity),
+            links: { self: link('/api/v1/enums') },
+          }),
+        }),
+      },
+    },
+  },
+  {
+    path: '/v1/enums/:enumName',
+    verbs: {
+      GET: {
+        rules: READERS,
+        handle: (ctx) => {
+          const name = ENUM_BY_PATH.get(ctx.params.enumName.toLowerCase());
+          if (!name) {
+            throw notFound('ENUM_NOT_FOUND', `No enum named ${ctx.params.enumName}.`, [
+              { type: 'enumName', value: ctx.params.enumName },
+            ]);
+          }
+          return { entity: enumEntity(name) };
+        },
+      },
+    },
+  },
+];
+
+export { enumHref };

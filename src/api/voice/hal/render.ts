@@ -1,0 +1,46 @@
+import type { ExpandNode } from './expand.js';
+import { type Entity, type Link, embedValue } from './model.js';
+
+export type Namespace = 'api' | 'v1';
+
+export const HAL_JSON = 'application/hal+json';
+
+/** The link-relation documents are reached through these templates (spec: Versioning). */
+export function curies(ns: Namespace): Link[] {
+  return ns === 'api'
+    ? [{ name: 'api', href: '/api/releases/{rel}', templated: true }]
+    : [
+        { name: 'v1', href: '/api/v1/rels/{rel}', templated: true },
+        { name: 'v1options', href: '/api/v1/rels/{rel}', templated: true },
+      ];
+}
+
+/** The one HAL renderer: a top-level entity with curies, expanded per the `expand` tree. */
+export function renderHal(entity: Entity, expand: ExpandNode, ns: Namespace): Record<string, unknown> {
+  const body = renderEntity(entity, expand, true);
+  const links = body._links as Record<string, unknown>;
+  body._links = { ...links, curies: curies(ns) };
+  return body;
+}
+
+function renderEntity(entity: Entity, node: ExpandNode, expanded: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (expanded || !entity.summary) Object.assign(out, entity.props);
+  else for (const k of entity.summary) if (k in entity.props) out[k] = entity.props[k];
+  out._links = entity.links;
+  if (!expanded || !entity.embeds) return out;
+  const embedded: Record<string, unknown> = {};
+  for (const name of Object.keys(entity.embeds)) {
+    const value = embedValue(entity, name);
+    if (value === undefined) continue;
+    const sub = node.under(name);
+    // A list resource embeds its elements; `item` (or anything asked below them) expands them.
+    const expandIt = node.expands(name) || (entity.listOf === name && node.itemsExpanded());
+    const itemNode = entity.listOf === name ? node : sub;
+    embedded[name] = Array.isArray(value)
+      ? value.map((v) => renderEntity(v, itemNode, expandIt))
+      : renderEntity(value, itemNode, expandIt);
+  }
+  if (Object.keys(embedded).length > 0) out._embedded = embedded;
+  return out;
+}

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, forbidden, notFound } from '../../../core/errors.js';
+import { type AccessRule, type Principal, allows, inTenant } from '../../../core/permissions.js';
+import type { Runtime } from '../../../server/runtime.js';
+import { parseExpand } from './expand.js';
+import { applyFilter, parseFilter } from './filter.js';
+import type { Entity, ItemSchema, Links } from './model.js';
+import { problem, sendProblem } from './problem.js';
+import { queryValues, rawQueryValues } from './query.js';
+import { HAL_JSON, type Namespace, renderHal } from './render.js';
+
+export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
+const OTHER_METHODS = ['PATCH', 'OPTIONS', 'TRACE'] as const;
+
+/** What a handler sees: the authenticated requester and the parsed request. */
+export interface Ctx {
+  runtime: Runtime;
+  principal: Principal;
+  params: Record<string, string>;
+  body: unknown;
+  /** The request URL, for `expand`/`filter` and other query parameters. */
+  url: string;
+  /** Set when the path names a tenant: already checked against the requester. */
+  tenantId?: number;
+  query(name: string): string | undefined;
+}
+
+export type Outcome =
+  | { entity: Entity; status?: number; location?: string }
+  | { empty: true; status?: number; location?: string }
+  | { json: unknown; status?: number; location?: string };
+
+export interface VerbDef {
+  /** Who may use this verb (core/permissions AccessRule tokens). */
+  rules: readonly AccessRule[];
+  handle(ctx: Ctx): Outcome | Promise<Outcome>;
+}
+
+/**
+ * One row of the resource registry. Every voice resource, read-only or writable, is a row:
+ * a path (Fastify syntax, under /api) and the verbs it supports. Unlisted verbs answer 405.
+ */
+export interface ResourceDef {
+  path: string;
+  ns?: Namespace;
+  verbs: Partial<Record<Verb, VerbDef>>;
+}
+
+export interface ListSpec {
+  /** The `_embedded` name of the elements. */
+  name: string;
+  /** What `filter` may name (only caller-visible keys). */
+  schema: ItemSchema;
+  items: Entity[];
+  props?: Record<string, unknown>;
+  links: Links;
+}
+
+/** A list resource: the one place `filter` is applied (`expand` is applied by the renderer). */
+export function listEntity(ctx: Ctx, spec: ListSpec): Entity {
+  const filter = parseFilter(rawQueryValues(ctx.url, 'filter'), spec.schema);
+  return {
+    props: spec.props ?? {},
+    links: spec.links,
+    embeds: { [spec.name]: applyFilter(spec.items, filter) },
+    listOf: spec.name,
+  };
+}
+
+export interface RegistryDeps {
+  runtime: Runtime;
+  principalOf(req: FastifyRequest): Principal;
+}
+
+export function registerResources(
+  app: FastifyInstance,
+  defs: readonly ResourceDef[],
+  deps: RegistryDeps,
+): void {
+  for (const def of defs) registerResource(app, def, deps);
+}
+
+function registerResource(app: FastifyInstance, def: ResourceDef, deps: RegistryDeps): void {
+  const supported = VERBS.filter((v) => def.verbs[v]);
+  const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
+  for (const verb of supported) {
+    const vd = def.verbs[verb]!;
+    app.route({
+      method: verb,
+      url: def.path,
+      handler: async (req, reply) => {
+        const ctx = buildCtx(req, deps, vd.rules);
+        const outcome = await vd.handle(ctx);
+        return send(reply, outcome, ctx, def.ns ?? 'v1');
+      },
+    });
+  }
+  const unsupported = [...VERBS.filter((v) => !def.verbs[v]), ...OTHER_METHODS];
+  if (!def.verbs.GET) unsupported.push('HEAD' as never);
+  app.route({
+    method: unsupported,
+    url: def.path,
+    handler: async (req, reply) =>
+      sendProblem(reply, problem(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported here.`), {
+        allow,
+      }),
+  });
+}
+
+function buildCtx(req: FastifyRequest, deps: RegistryDeps, rules: readonly AccessRule[]): Ctx {
+  const principal = deps.principalOf(req);
+  if (!allows(principal, rules))
+    throw forbidden('FORBIDDEN', 'The requester has no authority for this resource.');
+  const params = (req.params ?? {}) as Record<string, string>;
+  const ctx: Ctx = {
+    runtime: deps.runtime,
+    principal,
+    params,
+    body: req.body,
+    url: req.url,
+    query: (name) => queryValues(req.url, name)[0],
+  };
+  if (params.tenantId !== undefined) ctx.tenantId = checkTenant(deps.runtime, principal, params.tenantId);
+  return ctx;
+}
+
+/** Tenant isolation: a requester reaches only its own tenant (an unscoped telco user reaches all). */
+export function checkTenant(runtime: Runtime, p: Principal, raw: string): number {
+  const tenantId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (Number.isNaN(tenantId) || !inTenant(p, tenantId)) {
+    throw forbidden('TENANT_FORBIDDEN', 'The requester has no access to this tenant.', [
+      { type: 'tenantId', value: raw },
+    ]);
+  }
+  if (!runtime.directory.tenant(tenantId)) {
+    throw notFound('TENANT_NOT_FOUND', `Tenant ${raw} does not exist.`, [{ type: 'tenantId', value: raw }]);
+  }
+  return tenantId;
+}
+
+function send(reply: FastifyReply, outcome: Outcome, ctx: Ctx, ns: Namespace): FastifyReply {
+  if (outcome.location) reply.header('location', outcome.location);
+  reply.code(outcome.status ?? 200);
+  if ('entity' in outcome) {
+    const expand = parseExpand(queryValues(ctx.url, 'expand'));
+    return reply.type(HAL_JSON).send(renderHal(outcome.entity, expand, ns));
+  }
+  if ('json' in outcome) return reply.type(HAL_JSON).send(outcome.json);
+  return reply.send();
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;

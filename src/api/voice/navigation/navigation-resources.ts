@@ -1,0 +1,94 @@
+import { notFound } from '../../../core/errors.js';
+import { allows, type Principal } from '../../../core/permissions.js';
+import { fillTemplate, link } from '../hal/links.js';
+import type { Links } from '../hal/model.js';
+import type { ResourceDef } from '../hal/resource.js';
+import { RELATION_DOCS } from './relation-docs.js';
+import { URI_DICTIONARY } from './uri-dictionary-table.js';
+import { V1_ROOT } from './v1-root-table.js';
+
+const ANYONE = ['T:*', 'ST:TBAM', 'ST:SM', 'ST:EM', 'ST:SBAM', 'ST:CC', 'TA', 'U'];
+
+/** tenantId/tenantName: only for a subscriber and for a telco user with tenant scope. */
+function tenantProps(ctx: {
+  principal: Principal;
+  runtime: { directory: { tenant(id: number): { name: string } | undefined } };
+}) {
+  const { principal: p } = ctx;
+  if (p.tenantId === undefined) return {};
+  return { tenantId: p.tenantId, tenantName: ctx.runtime.directory.tenant(p.tenantId)?.name };
+}
+
+export function v1RootLinks(p: Principal): Links {
+  const links: Links = { self: link('/api/v1') };
+  for (const row of V1_ROOT) {
+    if (allows(p, row.rules) && (row.only?.(p) ?? true))
+      links[`v1:${row.rel}`] = fillTemplate(row.template, p);
+  }
+  return links;
+}
+
+export const navigationResources: ResourceDef[] = [
+  {
+    path: '/',
+    ns: 'api',
+    verbs: {
+      GET: {
+        rules: ANYONE,
+        handle: (ctx) => ({
+          entity: {
+            props: tenantProps(ctx),
+            links: {
+              self: link('/api'),
+              'api:createWebsocket': link('/api/ws'),
+              'api:v1': link('/api/v1'),
+            },
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/v1',
+    verbs: {
+      GET: { rules: ANYONE, handle: (ctx) => ({ entity: { props: {}, links: v1RootLinks(ctx.principal) } }) },
+    },
+  },
+  {
+    path: '/v1/uridictionary',
+    verbs: {
+      GET: {
+        rules: ['UT:*', 'ST:CC', 'TA'],
+        handle: (ctx) => {
+          const links: Links = { self: link('/api/v1/uridictionary') };
+          for (const row of URI_DICTIONARY) {
+            if (allows(ctx.principal, row.rules))
+              links[`v1:${row.name}`] = fillTemplate(row.template, ctx.principal);
+          }
+          return { entity: { props: {}, links } };
+        },
+      },
+    },
+  },
+  ...(['/releases/:rel', '/v1/rels/:rel'] as const).map(
+    (path): ResourceDef => ({
+      path,
+      ns: path.startsWith('/v1') ? 'v1' : 'api',
+      verbs: {
+        GET: {
+          rules: ANYONE,
+          handle: (ctx) => {
+            const rel = ctx.params.rel;
+            const doc = RELATION_DOCS.get(rel);
+            if (!doc)
+              throw notFound('RELATION_NOT_FOUND', `No link relation named ${rel}.`, [
+                { type: 'value', value: rel },
+              ]);
+            const base = path.startsWith('/v1') ? '/api/v1/rels' : '/api/releases';
+            return { entity: { props: { rel, ...doc }, links: { self: link(`${base}/${rel}`) } } };
+          },
+        },
+      },
+    }),
+  ),
+];

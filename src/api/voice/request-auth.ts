@@ -1,0 +1,27 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../core/permissions.js';
+import type { Runtime } from '../../server/runtime.js';
+import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
+
+const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
+export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
+  const auth = authenticatorFor(runtime);
+  app.addHook('onRequest', async (req) => {
+    const creds = parseBasic(req.headers.authorization);
+    if (!creds) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
+    principals.set(req, auth.authenticate(creds.username, creds.secret, req.ip));
+  });
+}
+
+export function principalOf(req: FastifyRequest): Principal {
+  const p = principals.get(req);
+  if (!p) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
+  return p;
+}
+
+/** The limits client of a request: the (unverified) username and the client IP. */
+export function clientKey(req: FastifyRequest): string {
+  return `${parseBasic(req.headers.authorization)?.username ?? ''}\u0000${req.ip}`;
+}

@@ -1,0 +1,24 @@
+import type {
+  CallRequestCommand,
+  LegView,
+  MakeCallCommand,
+  ParkLocationStatus,
+  PresenceStatus,
+  RetrieveParkedCommand,
+} from '../../switch/types.js';
+import type { Runtime } from '../../server/runtime.js';
+
+/** The part of the switch the voice API drives (synchronous; throws DomainError). */
+export interface VoiceSwitch {
+  makeCall(cmd: MakeCallCommand): LegView;
+  retrieveParkedCall(cmd: RetrieveParkedCommand): LegView;
+  callRequest(cmd: CallRequestCommand): LegView | undefined | void;
+  leg(callObserverId: string): LegView | undefined;
+  legsOf(tenantId: number, ext: string): LegView[];
+  legs(tenantId: number): LegView[];
+  presence(tenantId: number, ext: string): PresenceStatus | undefined;
+  parkLocationStatus(tenantId: number, n: number): ParkLocationStatus | undefined;
+  sendMessage(tenantId: number, deviceIds: string[], text: string, priority: string): void;
+}
+
+export const voiceSwitch = (runtime: Runtime): VoiceSwitch => runtime.switch as unknown as VoiceSwitch;
