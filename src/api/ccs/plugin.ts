@@ -1,5 +1,48 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
+import { limitsFor, registerRestLimits } from '../limits/index.js';
+import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
+import { oauthRoutes } from './oauth.js';
+import { principalOfSubject } from './principals.js';
+import { agentRoutes } from './routes-agents.js';
+import { callRoutes } from './routes-calls.js';
+import { tenantRoutes } from './routes-tenants.js';
+import { eventSocket } from './socket.js';
+import { TokenService } from './tokens.js';
 
-/** PLACEHOLDER: routes arrive with their issue. */
-export async function ccsApi(_app: FastifyInstance, _opts: { runtime: Runtime }) {}
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The contact-center API under `/6/v2`: REST at `/api/...`, events at `/sock`. */
+export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+  const { runtime } = opts;
+  const tokens = new TokenService(runtime.db);
+  const limits = limitsFor(runtime);
+
+  app.setErrorHandler(ccErrorHandler);
+  app.setNotFoundHandler((req, reply) => sendCcError(req, reply, 404, 'Not Found'));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(text))));
+  });
+  registerRestLimits(app, {
+    limits,
+    clientKey: (req) => `${req.headers.authorization ?? ''}|${req.ip}`,
+    sendBusy: (reply) => reply.send({ success: false, reason: 'Service Unavailable' }),
+  });
+
+  oauthRoutes(app, runtime, tokens);
+  eventSocket(app, runtime, tokens, limits);
+
+  await app.register(async (api) => {
+    api.decorateRequest('ccPrincipal', undefined);
+    api.addHook('onRequest', async (req) => {
+      const m = BEARER.exec(req.headers.authorization ?? '');
+      const subject = m ? await tokens.subjectOf(m[1]) : null;
+      const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
+      if (!principal) throw unauthorized();
+      req.ccPrincipal = principal;
+    });
+    tenantRoutes(api, runtime);
+    agentRoutes(api, runtime);
+    callRoutes(api, runtime);
+  });
+}

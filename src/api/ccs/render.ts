@@ -1,0 +1,319 @@
+/** Contact-center wire shapes: the only place they are made. */
+import type {
+  AgentSnapshot,
+  CcCallSnapshot,
+  QueueStats,
+  Recording,
+  TimelineEntry,
+} from '../../contact-center/types.js';
+import { hms } from '../../core/durations.js';
+import { DEMO } from '../../directory/demo-ids.js';
+import type { Directory } from '../../directory/directory.js';
+import type {
+  Extension,
+  OutboundQueue,
+  PresenceOption,
+  Product,
+  Role,
+  Tenant,
+} from '../../directory/model.js';
+import type { CallRecord } from '../../store/call-records.js';
+import type { TextCounts } from '../../store/text-counters.js';
+import type { CallRecordData } from '../../switch/types.js';
+import { isoLocal, isoZoned, tenantTimestamp } from './tenant-time.js';
+
+export const list = <T>(items: T[]) => ({ success: true, total: String(items.length), items });
+
+const ref = (uuid: string, name: string) => ({ uuid, name });
+const TELCO = ref(DEMO.telcoUuid, 'Switchboard Telco');
+const PLATFORM = ref(DEMO.platformUuid, 'Switchboard');
+const GATEWAY = ref(DEMO.gatewayUuid, 'Default Gateway');
+
+export const product = (p: Product) => ({ uuid: p.id, name: p.name, notes: p.notes });
+export const role = (r: Role) => ({ uuid: r.id, name: r.name });
+export const presenceOption = (o: PresenceOption) => ({ uuid: o.id, type: o.type, name: o.name });
+export const extensionItem = (e: Extension) => ({
+  uuid: e.uuid,
+  lastname: e.lastName,
+  firstname: e.firstName,
+  extension: e.ext,
+});
+
+function products(directory: Directory, t: Tenant) {
+  return t.cc.productIds.flatMap((id) => {
+    const p = directory.get('product', id);
+    return p ? [product(p)] : [];
+  });
+}
+
+export function tenantItem(directory: Directory, t: Tenant) {
+  const tz = t.cc.timezone;
+  return {
+    uuid: t.cc.uuid,
+    telco_id: TELCO,
+    status: t.cc.status,
+    platform_id: PLATFORM,
+    platform_tenant_url: t.webLoginUrl ?? '',
+    platform_tenant_name: t.name,
+    platform_tenant_id: String(t.tenantId),
+    platform_authentication: true,
+    product_name: t.cc.productName,
+    product_id: products(directory, t),
+    modified_on: tenantTimestamp(t.cc.modifiedOn, tz),
+    created_on: tenantTimestamp(t.cc.createdOn, tz),
+    modified_by: t.cc.modifiedBy,
+    cross_reference: [],
+    created_by: t.cc.createdBy,
+  };
+}
+
+export function tenantDetails(directory: Directory, t: Tenant) {
+  const exts = directory.extensions(t.tenantId);
+  const agents = exts.filter((e) => e.agent?.isAgent);
+  const count = (f: (e: Extension) => boolean) => agents.filter(f).length;
+  const tz = t.cc.timezone;
+  return {
+    success: true,
+    uuid: t.cc.uuid,
+    name: t.cc.name,
+    platform_tenant_name: t.name,
+    platform_tenant_url: t.webLoginUrl ?? '',
+    platform_tenant_id: String(t.tenantId),
+    sid: t.cc.sid,
+    product_name: t.cc.productName,
+    telco_id: TELCO,
+    platform_id: PLATFORM,
+    default_gateway_id: GATEWAY,
+    product_id: products(directory, t),
+    status: t.cc.status,
+    platform_authentication: true,
+    platform_auth_editable: false,
+    platform_crplatform_enabled: false,
+    nightly_call_details: false,
+    sftp_export: false,
+    cleanup_sftp: false,
+    sftp_dir_configured: false,
+    ve_ivr: 'false',
+    site_ip_address: '',
+    timezone: tz,
+    default_signin_method: 'extension',
+    default_outgoing_clid: t.did ?? '',
+    service_extension: '',
+    rec_quality: 'standard',
+    ...t.cc.limits,
+    agent_billing: t.cc.agentBilling,
+    rec_extn_count: count((e) => e.agent!.recordingType !== 'None'),
+    monitor_ext_count: count((e) => e.agent!.monitor),
+    max_queues_count: exts.filter((e) => e.type === 'acdExt').length,
+    max_agents_count: agents.length,
+    group_agent_count: exts
+      .filter((e) => e.type === 'groupExt')
+      .reduce((n, g) => n + (g.group?.members.length ?? 0), 0),
+    chat_licenses_count: count((e) => e.agent!.maxChats > 0),
+    multimedia_licenses_count: count((e) => e.agent!.multimediaEnabled),
+    modified_on: tenantTimestamp(t.cc.modifiedOn, tz),
+    created_on: tenantTimestamp(t.cc.createdOn, tz),
+    created_by: t.cc.createdBy,
+  };
+}
+
+export const acdItem = (t: Tenant, e: Extension) => ({
+  uuid: e.uuid,
+  type: 'voice_queues',
+  tenant_id: t.cc.uuid,
+  name: e.name,
+  extension: e.ext,
+  alternate_extensions: [] as string[],
+});
+
+export const outboundQueueItem = (t: Tenant, q: OutboundQueue) => ({
+  uuid: q.id,
+  type: 'voice_oqs',
+  tenant_id: t.cc.uuid,
+  name: q.name,
+  extension: q.extension,
+  alternate_extensions: [] as string[],
+});
+
+export const textCount = (t: Tenant, c: TextCounts) => ({
+  tenant_sid: t.cc.sid,
+  tenant_name: t.cc.name,
+  tenant_id: t.cc.uuid,
+  sms_stats: { out_sms: c.out_sms, out_mms: c.out_mms, in_sms: c.in_sms, in_mms: c.in_mms },
+});
+
+export function agentState(a: AgentSnapshot, directory: Directory, now: number) {
+  const queue = a.queueExt ? directory.extension(a.tenantId, a.queueExt) : undefined;
+  return {
+    queue_state: {
+      state: a.queueState,
+      queue: queue?.name ?? '',
+      duration: hms(now - a.queueStateSince),
+      ...(a.queueCallId ? { call_id: a.queueCallId } : {}),
+    },
+    phone_state: { state: a.phoneState, duration: hms(now - a.phoneStateSince) },
+    consecutive_missed: a.consecutiveMissed,
+    agent_state: {
+      state: { type: a.agentState.type, name: a.agentState.name },
+      duration: hms(now - a.agentStateSince),
+    },
+  };
+}
+
+// ---- calls ------------------------------------------------------------------------------------
+
+const timeline = (entries: TimelineEntry[], tz: string) =>
+  entries.map((t) => ({ type: t.type, timestamp: isoLocal(t.at, tz), event: t.text }));
+
+function recordings(list: Recording[], tz: string, now: number) {
+  return list.map((r) => ({
+    start_time: isoLocal(r.startAt, tz),
+    stop_time: r.stopAt === undefined ? '' : isoLocal(r.stopAt, tz),
+    markers: r.markers.map((m) => ({
+      type: m.type,
+      time: isoLocal(m.at, tz),
+      offset: hms(m.at - r.startAt),
+    })),
+    filename: r.filename,
+    extension: r.ext,
+    duration: hms((r.stopAt ?? now) - r.startAt),
+  }));
+}
+
+function callSource(directory: Directory, c: CcCallSnapshot) {
+  if (c.acdExt) {
+    const acd = directory.extension(c.tenantId, c.acdExt);
+    return { type: 'acd', uuid: acd?.uuid ?? '', name: acd?.name ?? '', extension: c.acdExt };
+  }
+  if (c.outboundQueueId) {
+    const oq = directory.outboundQueues(c.tenantId).find((q) => q.id === c.outboundQueueId);
+    return {
+      type: 'outbound_queue',
+      uuid: c.outboundQueueId,
+      name: oq?.name ?? '',
+      extension: oq?.extension ?? '',
+    };
+  }
+  return {};
+}
+
+function destination(c: CcCallSnapshot) {
+  if (c.agentExt && c.direction === 'in')
+    return { type: 'phone', number: c.agentExt, name: c.agentName ?? '' };
+  return { type: 'phone', number: c.called.number, name: c.called.name };
+}
+
+function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
+  const end = c.endedAt ?? now;
+  return {
+    id: c.smdrCallId,
+    time: isoLocal(c.startedAt, tz),
+    outcome:
+      c.status === 'ended'
+        ? c.answeredAt !== undefined
+          ? 'Answered'
+          : 'Abandoned'
+        : c.answeredAt !== undefined
+          ? 'Answered'
+          : 'Progress',
+    direction: c.direction,
+    duration: c.answeredAt !== undefined ? hms(end - c.answeredAt) : '',
+    wait_time: c.direction === 'in' ? hms(c.waitMs) : '',
+    hold_time: hms(c.holdMs),
+    is_recorded: String(c.recordings.length > 0),
+    fe_xfr: '',
+    commit_account_code: '',
+    vrq_ques_ans: [] as unknown[],
+    calling: c.calling,
+    called: c.called,
+    call_source: callSource(directory, c),
+    call_details: timeline(c.timeline, tz),
+    call_destination: destination(c),
+    recordings: recordings(c.recordings, tz, now),
+  };
+}
+
+/** An in-progress contact-center call (`in_ecr`). */
+export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
+  const agentUuid = c.agentExt ? (directory.extension(c.tenantId, c.agentExt)?.uuid ?? '') : '';
+  const acdUuid = c.acdExt ? (directory.extension(c.tenantId, c.acdExt)?.uuid ?? '') : '';
+  return {
+    ...ccCallBody(directory, c, tz, now),
+    wait_time: '',
+    recordings: [] as unknown[],
+    type: 'in_ecr',
+    success: true,
+    is_suppressed: c.isSuppressed,
+    is_recording: c.isRecording,
+    caller_uuid: c.direction === 'out' ? agentUuid : '',
+    callee_uuid: c.direction === 'out' ? '' : agentUuid || acdUuid,
+    being_marked: c.isRecording && c.isSuppressed,
+  };
+}
+
+/** A finished call from its durable record. */
+export function recordedCall(directory: Directory, r: CallRecord, tz: string) {
+  const data = r.data as unknown as CallRecordData & { cc?: CcCallSnapshot };
+  if (data.cc)
+    return ccCallBody(directory, { ...data.cc, endedAt: data.cc.endedAt ?? r.endedAt }, tz, r.endedAt);
+  const answered = r.answeredAt !== null;
+  return {
+    id: r.smdrCallId,
+    time: isoLocal(r.startedAt, tz),
+    outcome: r.outcome,
+    direction: data.direction ?? 'in',
+    duration: answered ? hms(r.endedAt - r.answeredAt!) : '',
+    wait_time: '',
+    hold_time: '',
+    is_recorded: 'false',
+    fe_xfr: '',
+    commit_account_code: '',
+    vrq_ques_ans: [] as unknown[],
+    calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
+    called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+    call_source: {},
+    call_details: (data.segments ?? []).map((s) => ({
+      type: s.kind,
+      timestamp: isoLocal(s.at, tz),
+      event: s.text,
+    })),
+    call_destination: { type: 'phone', number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+    recordings: [] as unknown[],
+  };
+}
+
+export function searchResult(
+  call: {
+    id: string;
+    startedAt: number;
+    outcome: string;
+    duration: string;
+    calling: { number: string; name: string };
+  },
+  tz: string,
+) {
+  return {
+    success: true,
+    call_details: {
+      time: isoZoned(call.startedAt, tz),
+      outcome: call.outcome,
+      id: call.id,
+      fe_xfr: {},
+      duration: call.duration,
+      calling: call.calling,
+    },
+  };
+}
+
+export const queueStats = (t: Tenant, acd: Extension | undefined, s: QueueStats) => ({
+  queue_uuid: acd?.uuid ?? '',
+  queue_name: acd?.name ?? '',
+  extension: s.acdExt,
+  waiting: s.waiting,
+  longest_wait: hms(s.longestWaitMs),
+  longest_wait_seconds: Math.floor(s.longestWaitMs / 1000),
+  agents_signed_in: s.agentsSignedIn,
+  agents_ready: s.agentsReady,
+  agents_busy: s.agentsBusy,
+  tenant_id: t.cc.uuid,
+});

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { CcEvent } from '../../contact-center/types.js';
+import type { Principal } from '../../core/permissions.js';
+import type { Runtime } from '../../server/runtime.js';
+import type { Limits, SocketSlot } from '../limits/index.js';
+import { CATEGORIES, EVENT_NAMES, eventFrame } from './event-frames.js';
+import { principalOfSubject } from './principals.js';
+import type { TokenService } from './tokens.js';
+
+interface Session {
+  socket: WebSocket;
+  principal: Principal;
+  slot: SocketSlot;
+  /** Event names the client narrowed to; null: everything its permissions allow. */
+  only: Set<string> | null;
+}
+
+const POLICY_VIOLATION = 1008;
+const TRY_AGAIN_LATER = 1013;
+
+/** `/6/v2/sock`: connect with a token, then every permitted event, optionally narrowed by subscribe. */
+export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: TokenService, limits: Limits) {
+  const sessions = new Set<Session>();
+  const { directory, config } = runtime;
+
+  // One fan-out: each event is rendered and serialized once, then sent to the sessions that may see it.
+  runtime.bus.subscribe((e) => {
+    if (e.type !== 'cc' || sessions.size === 0) return;
+    let frame: string | null | undefined;
+    for (const s of sessions) {
+      if (!receives(s, e)) continue;
+      if (frame === undefined) {
+        const f = eventFrame(directory, e);
+        frame = f && JSON.stringify(f);
+      }
+      if (frame === null) return;
+      s.slot.touch();
+      s.socket.send(frame);
+    }
+  });
+
+  app.get('/sock', { websocket: true }, (socket, req) => {
+    const ip = req.ip;
+    if (limits.sockets.refusal(`pending:${ip}:${randomUUID()}`) === 'global') {
+      socket.close(TRY_AGAIN_LATER, 'too many connections');
+      return;
+    }
+    let slot = limits.sockets.admit(`pending:${randomUUID()}`, () => socket.close(1000, 'idle'));
+    let session: Session | undefined;
+    let connecting = false;
+    const connectTimer = setTimeout(() => {
+      if (!session) socket.close(POLICY_VIOLATION, 'no connect');
+    }, config.wsConnectTimeoutMs);
+    connectTimer.unref?.();
+    const send = (msg: unknown) => {
+      slot.touch();
+      socket.send(JSON.stringify(msg));
+    };
+
+    socket.on('message', async (raw) => {
+      slot.touch();
+      let msg: Record<string, unknown>;
+      try {
+        const parsed = JSON.parse(raw.toString());
+        msg = parsed && typeof parsed === 'object' ? parsed : {};
+      } catch {
+        msg = {};
+      }
+      if (!session) {
+        if (connecting) return;
+        connecting = true;
+        const subject =
+          msg.request === 'connect' && typeof msg.token === 'string'
+            ? await tokens.subjectOf(msg.token)
+            : null;
+        const principal = subject ? principalOfSubject(directory, subject) : null;
+        if (!principal) {
+          send({ response: 'connect', success: false, reason: 'Unauthorized' });
+          socket.close(POLICY_VIOLATION, 'unauthorized');
+          return;
+        }
+        const client = `${principal.username}|${ip}`;
+        if (limits.sockets.refusal(client)) {
+          send({ response: 'connect', success: false, reason: 'Too many connections' });
+          socket.close(TRY_AGAIN_LATER, 'too many connections');
+          return;
+        }
+        clearTimeout(connectTimer);
+        slot.release();
+        slot = limits.sockets.admit(client, () => socket.close(1000, 'idle'));
+        session = { socket, principal, slot, only: null };
+        sessions.add(session);
+        send({ response: 'connect', success: true });
+        return;
+      }
+      if (msg.request === 'subscribe') {
+        const wanted = Array.isArray(msg.events)
+          ? msg.events.filter((x): x is string => typeof x === 'string')
+          : [];
+        const names = expand(wanted);
+        if (!names) {
+          send({ response: 'subscribe', success: false, reason: 'Unknown event name' });
+          return;
+        }
+        session.only = names;
+        send({ response: 'subscribe', success: true, events: [...names] });
+        return;
+      }
+      send({
+        response: typeof msg.request === 'string' ? msg.request : 'error',
+        success: false,
+        reason: 'Unknown request',
+      });
+    });
+
+    socket.on('close', () => {
+      clearTimeout(connectTimer);
+      slot.release();
+      if (session) sessions.delete(session);
+    });
+  });
+}
+
+function receives(s: Session, e: CcEvent): boolean {
+  const p = s.principal;
+  if (p.authority !== 'telco' && p.tenantId !== e.tenantId) return false;
+  if (!p.ccPermissions.includes(CATEGORIES[e.category].permission)) return false;
+  return s.only === null || s.only.has(e.name);
+}
+
+/** Event names and category names (`agent`, `call`, `inbound_queue`) to event names; null when one is unknown. */
+function expand(wanted: string[]): Set<string> | null {
+  const out = new Set<string>();
+  for (const w of wanted) {
+    const category = (Object.keys(CATEGORIES) as CcEvent['category'][]).find(
+      (c) => CATEGORIES[c].wire === w || c === w,
+    );
+    if (category) {
+      for (const n of EVENT_NAMES[category]) out.add(n);
+      continue;
+    }
+    if (!Object.values(EVENT_NAMES).some((names) => names.includes(w as CcEvent['name']))) return null;
+    out.add(w);
+  }
+  return out;
+}
