@@ -391,45 +391,50 @@ export class ContactCenter {
   private waitingCall(tenantId: number, smdrCallId: string): CcCall {
     const call = this.liveCcCall(tenantId, smdrCallId);
     if (!call.isWaiting) throw invalid('CALL_NOT_WAITING', 'Call is not waiting in a queue');
-    if (call.status === 'offered' && call.agentExt) {
-      const a = this.agent(tenantId, call.agentExt);
-      this.clearRingTimer(smdrCallId);
-      this.sw.withdrawOffer(smdrCallId, call.agentExt, 'withdrawn');
-      call.status = 'waiting';
-      call.agentExt = undefined;
-      this.setQueueState(a, 'None');
-      this.refreshPhone(a);
-    }
     return call;
+  }
+
+  /** A ringing offer is taken back (not a miss) before the call leaves the queue. */
+  private withdrawPendingOffer(call: CcCall): void {
+    if (call.status !== 'offered' || !call.agentExt) return;
+    const a = this.agent(call.tenantId, call.agentExt);
+    this.clearRingTimer(call.smdrCallId);
+    this.sw.withdrawOffer(call.smdrCallId, call.agentExt, 'withdrawn');
+    call.status = 'waiting';
+    call.agentExt = undefined;
+    this.setQueueState(a, 'None');
+    this.refreshPhone(a);
   }
 
   /** wait_transfer: to an extension, an ACD extension or an outside number. */
   waitTransfer(tenantId: number, smdrCallId: string, target: unknown): void {
+    const call = this.waitingCall(tenantId, smdrCallId);
     if (typeof target !== 'string' || !/^\+?[0-9*#]{1,32}$/.test(target.trim())) {
       throw invalid('INVALID_TARGET', 'target must be an extension or a number');
     }
-    const call = this.waitingCall(tenantId, smdrCallId);
     this.sendOut(call, target.trim(), 'transferred', `Transferred while waiting to ${target.trim()}`);
   }
 
   /** wait_redirect: to another ACD, by its uuid. */
   waitRedirect(tenantId: number, smdrCallId: string, acdUuid: unknown): void {
+    const call = this.waitingCall(tenantId, smdrCallId);
     const acd = typeof acdUuid === 'string' ? this.deps.directory.extensionByUuid(acdUuid) : undefined;
     if (!acd || acd.tenantId !== tenantId || acd.type !== 'acdExt') {
       throw invalid('INVALID_TARGET', 'target must be the uuid of an ACD of this tenant');
     }
-    const call = this.waitingCall(tenantId, smdrCallId);
     this.sendOut(call, acd.ext, 'redirected', `Redirected while waiting to ${acd.ext} ${acd.name}`);
   }
 
   waitKill(tenantId: number, smdrCallId: string): void {
     const call = this.waitingCall(tenantId, smdrCallId);
+    this.withdrawPendingOffer(call);
     call.log('killed', this.now, 'Killed while waiting');
     this.sw.endCall(smdrCallId, 'wait_kill');
     this.finish(smdrCallId, this.now, 'killed while waiting');
   }
 
   private sendOut(call: CcCall, target: string, kind: 'transferred' | 'redirected', text: string): void {
+    this.withdrawPendingOffer(call);
     const fromAcd = call.acdExt!;
     const at = this.now;
     call.leaveQueue(at);

@@ -45,7 +45,7 @@ export class TokenService {
     let t = this.cache.get(hash);
     if (!t) {
       t = await this.store.get(hash);
-      if (!t || t.kind !== 'access') return null;
+      if (t?.kind !== 'access') return null;
       this.remember(hash, t);
     }
     if (t.expiresAt <= this.now()) {
@@ -59,7 +59,7 @@ export class TokenService {
   async refresh(refreshToken: string): Promise<{ subject: string } | null> {
     const hash = sha256(refreshToken);
     const t = await this.store.get(hash);
-    if (!t || t.kind !== 'refresh' || t.expiresAt <= this.now()) return null;
+    if (t?.kind !== 'refresh' || t.expiresAt <= this.now()) return null;
     await this.store.remove(hash);
     return { subject: t.subject };
   }

@@ -146,12 +146,12 @@ describe('ACD distribution', () => {
       const support = w.directory.extension(1001, '501')!;
       w.cc.waitRedirect(1001, '3', support.uuid);
       assert.ok(w.sw.log.includes('redirect 3 501'));
+      assert.throws(() => w.cc.waitRedirect(1001, '4', 'nope'), /uuid of an ACD/);
       w.cc.waitTransfer(1001, '4', '+15550001111');
       assert.ok(w.sw.log.includes('redirect 4 +15550001111'));
       w.cc.waitKill(1001, '5');
       assert.ok(w.sw.log.includes('end 5 wait_kill'));
       assert.throws(() => w.cc.waitKill(1001, '4'), /not waiting/);
-      assert.throws(() => w.cc.waitRedirect(1001, '4', 'nope'), /uuid of an ACD/);
       assert.throws(() => w.cc.waitKill(1001, '999'), /not found/i);
     } finally {
       await w.close();
