@@ -3,15 +3,24 @@ import type { Runtime } from '../../server/runtime.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { enumResources } from './enums/enum-resources.js';
 import { registerProblemHandlers } from './error-handling.js';
-import { problem } from './hal/problem.js';
-import { PROBLEM_JSON } from './hal/problem.js';
+import { startFanout } from './events/fanout.js';
+import { subscriptionResources } from './events/subscription-resources.js';
+import { SubscriptionIndex } from './events/subscriptions.js';
+import { VoiceSockets } from './events/voice-sockets.js';
+import { registerEventSocket } from './events/websocket-route.js';
+import { PROBLEM_JSON, problem } from './hal/problem.js';
 import { registerResources } from './hal/resource.js';
 import { navigationResources } from './navigation/navigation-resources.js';
 import { clientKey, principalOf, registerBasicAuth } from './request-auth.js';
+import { statusResources } from './status/status-resources.js';
 
 /** The voice platform API under /api: HAL REST and the event WebSocket /api/ws. */
 export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   const { runtime } = opts;
+  const sockets = new VoiceSockets(new SubscriptionIndex());
+  const stopFanout = startFanout(runtime.bus, sockets.index, runtime.directory);
+  app.addHook('onClose', async () => stopFanout());
+
   registerProblemHandlers(app);
   registerRestLimits(app, {
     limits: limitsFor(runtime),
@@ -22,5 +31,15 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
         .send(problem(503, 'BUSY', 'The server is busy; retry after the indicated delay.')),
   });
   registerBasicAuth(app, runtime);
-  registerResources(app, [...navigationResources, ...enumResources], { runtime, principalOf });
+  registerEventSocket(app, runtime, sockets);
+  registerResources(
+    app,
+    [
+      ...navigationResources,
+      ...enumResources,
+      ...subscriptionResources(sockets),
+      ...statusResources(sockets),
+    ],
+    { runtime, principalOf },
+  );
 }

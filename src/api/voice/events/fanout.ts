@@ -1,0 +1,46 @@
+import type { Directory } from '../../../directory/directory.js';
+import type { ExtensionType } from '../../../directory/model.js';
+import type { PlatformEvent } from '../../../server/runtime.js';
+import { type FramedEvent, framer } from './frames.js';
+import type { SubscriptionIndex } from './subscriptions.js';
+
+const GROUP_TOKEN_OF: Partial<Record<ExtensionType, string>> = {
+  groupExt: 'ALL_CALL_GROUP_EXTENSIONS',
+  autoAttendantExt: 'ALL_AA_EXTENSIONS',
+  acdExt: 'ALL_ACD_EXTENSIONS',
+};
+
+/** The index keys an event is heard on. */
+export function eventKeys(e: FramedEvent, directory: Directory): string[] {
+  if (e.type === 'emergency') {
+    const site = directory.extension(e.tenantId, e.observed.split('@')[0])?.siteId;
+    return site
+      ? [`emergency|${e.tenantId}`, `emergency|${e.tenantId}|${site}`]
+      : [`emergency|${e.tenantId}`];
+  }
+  if (e.type === 'parkLocation') return [`park|${e.observed}`, `park|ALL@${e.tenantId}`];
+  const kind = e.type === 'call' ? 'call' : 'presence';
+  const keys = [`${kind}|${e.observed}`, `${kind}|ALL@${e.tenantId}`];
+  const at = e.observed.lastIndexOf('@');
+  const type = directory.extension(e.tenantId, e.observed.slice(0, at))?.type;
+  if (type === 'userExt' || type === 'locationExt') keys.push(`${kind}|ALL_USERS@${e.tenantId}`);
+  const token = type && GROUP_TOKEN_OF[type];
+  if (token) keys.push(`${kind}|${token}@${e.tenantId}`);
+  return keys;
+}
+
+/** The one event fan-out of the voice API: bus -> subscribed sets -> their sockets. */
+export function startFanout(
+  bus: { subscribe(h: (e: PlatformEvent) => void): () => void },
+  index: SubscriptionIndex,
+  directory: Directory,
+): () => void {
+  return bus.subscribe((e) => {
+    if (e.type !== 'call' && e.type !== 'presence' && e.type !== 'parkLocation' && e.type !== 'emergency')
+      return;
+    const sets = index.collect(eventKeys(e, directory));
+    if (sets.size === 0) return;
+    const frame = framer(e);
+    for (const set of sets) set.deliver(frame(set.id));
+  });
+}

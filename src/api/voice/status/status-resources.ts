@@ -1,0 +1,243 @@
+import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import type { AccessRule } from '../../../core/permissions.js';
+import type { ParkLocationStatus, PresenceStatus } from '../../../switch/types.js';
+import { expandAccounts } from '../events/account-rules.js';
+import type { SubscriptionSet } from '../events/subscriptions.js';
+import type { VoiceSockets } from '../events/voice-sockets.js';
+import { link } from '../hal/links.js';
+import type { Entity, ItemSchema } from '../hal/model.js';
+import { type Ctx, checkTenant, listEntity, type ResourceDef } from '../hal/resource.js';
+import { voiceSwitch } from '../switch-port.js';
+
+const WATCHERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
+
+const presenceHref = (tenantId: number, ext: string) =>
+  `/api/v1/presencestatus/tenants/${tenantId}/extensions/${ext}`;
+const parkHref = (account: string) =>
+  `/api/v1/presencestatus/parklocationstatus/${encodeURIComponent(account)}`;
+
+const PRESENCE_SCHEMA: ItemSchema = {
+  fields: {
+    accountId: 'string',
+    callActivity: 'string',
+    reachability: 'string',
+    acd: 'string',
+    dnd: 'string',
+  },
+};
+const PARK_SCHEMA: ItemSchema = {
+  fields: {
+    accountId: 'string',
+    state: 'string',
+    parkedParty: 'string',
+    parkedPartyName: 'string',
+    callId: 'string',
+  },
+};
+
+function presenceEntity(s: PresenceStatus, tenantId: number): Entity {
+  const ext = s.account.slice(0, s.account.lastIndexOf('@'));
+  return {
+    props: {
+      accountId: s.account,
+      callActivity: s.callActivity,
+      reachability: s.reachability,
+      acd: s.acd,
+      dnd: s.dnd,
+      groups: s.groups,
+    },
+    links: { self: link(presenceHref(tenantId, ext)) },
+  };
+}
+
+function parkEntity(s: ParkLocationStatus): Entity {
+  const props: Record<string, unknown> = { accountId: s.account, state: s.state };
+  if (s.parkedParty !== undefined) props.parkedParty = s.parkedParty;
+  if (s.parkedPartyName !== undefined) props.parkedPartyName = s.parkedPartyName;
+  if (s.callObserverId !== undefined) props.callId = s.callObserverId;
+  return { props, links: { self: link(parkHref(s.account)) } };
+}
+
+function presenceOf(ctx: Ctx, tenantId: number, ext: string): Entity | undefined {
+  const s = voiceSwitch(ctx.runtime).presence(tenantId, ext);
+  return s && presenceEntity(s, tenantId);
+}
+
+function parkStatusOf(ctx: Ctx, tenantId: number, n: number): Entity | undefined {
+  const s = voiceSwitch(ctx.runtime).parkLocationStatus(tenantId, n);
+  return s && parkEntity(s);
+}
+
+const PRESENCE_EXTS = (type: string) => type === 'userExt' || type === 'locationExt';
+
+/** The status resources a client reads before relying on events. */
+export function statusResources(sockets: VoiceSockets): ResourceDef[] {
+  const setOf = (ctx: Ctx): SubscriptionSet => {
+    const set = sockets
+      .ownedBy(ctx.params.webSocketId, ctx.principal)
+      ?.sets.get(ctx.params.subscriptionSetId);
+    if (!set) {
+      throw notFound(
+        'SUBSCRIPTION_SET_NOT_FOUND',
+        `No subscription set ${ctx.params.subscriptionSetId} on that WebSocket.`,
+        [{ type: 'subscriptionSetId', value: ctx.params.subscriptionSetId }],
+      );
+    }
+    return set;
+  };
+
+  return [
+    {
+      path: '/v1/presencestatus/tenants/:tenantId/extensions/:extension',
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          handle: (ctx) => {
+            const tenantId = ctx.tenantId!;
+            const ext = ctx.params.extension;
+            const p = ctx.principal;
+            if ((p.authority === 'user' || p.authority === 'location') && p.ext !== ext) {
+              throw forbidden('OWN_EXTENSION_ONLY', 'A non-admin user may read only their own presence.');
+            }
+            const e = ctx.runtime.directory.extension(tenantId, ext) && presenceOf(ctx, tenantId, ext);
+            if (!e)
+              throw notFound('EXTENSION_NOT_FOUND', `No extension ${ext}.`, [
+                { type: 'extension', value: ext },
+              ]);
+            return { entity: e };
+          },
+        },
+      },
+    },
+    {
+      path: '/v1/presencestatus/tenants/:tenantId/extensions',
+      verbs: {
+        GET: {
+          rules: ['ST:CC', 'TA'],
+          handle: (ctx) => {
+            const tenantId = ctx.tenantId!;
+            const items = ctx.runtime.directory
+              .extensions(tenantId)
+              .filter((e) => PRESENCE_EXTS(e.type))
+              .map((e) => presenceOf(ctx, tenantId, e.ext))
+              .filter((e): e is Entity => e !== undefined);
+            return {
+              entity: listEntity(ctx, {
+                name: 'presenceStatus',
+                schema: PRESENCE_SCHEMA,
+                items,
+                links: { self: link(`/api/v1/presencestatus/tenants/${tenantId}/extensions`) },
+              }),
+            };
+          },
+        },
+      },
+    },
+    {
+      path: '/v1/presencestatus/tenants/:tenantId/parklocations',
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          handle: (ctx) => {
+            const tenantId = ctx.tenantId!;
+            const items = ctx.runtime.directory
+              .parkLocations(tenantId)
+              .map((n) => parkStatusOf(ctx, tenantId, n))
+              .filter((e): e is Entity => e !== undefined);
+            return {
+              entity: listEntity(ctx, {
+                name: 'parkLocationStatus',
+                schema: PARK_SCHEMA,
+                items,
+                links: { self: link(`/api/v1/presencestatus/tenants/${tenantId}/parklocations`) },
+              }),
+            };
+          },
+        },
+      },
+    },
+    {
+      path: '/v1/presencestatus/parklocationstatus/:accountId',
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          handle: (ctx) => {
+            const raw = ctx.params.accountId;
+            const m = /^(?:PL)?(\d+)@(\d+)$/i.exec(raw);
+            if (!m) {
+              throw invalid(
+                'INVALID_ACCOUNT',
+                `"${raw}" is not a park location account (PL<n>@<tenantId>).`,
+                [{ type: 'accountId', value: raw }],
+              );
+            }
+            const tenantId = checkTenant(ctx.runtime, ctx.principal, m[2]);
+            const n = Number(m[1]);
+            const e =
+              ctx.runtime.directory.parkLocations(tenantId).includes(n) && parkStatusOf(ctx, tenantId, n);
+            if (!e)
+              throw notFound('PARK_LOCATION_NOT_FOUND', `No park location ${raw}.`, [
+                { type: 'accountId', value: raw },
+              ]);
+            return { entity: e };
+          },
+        },
+      },
+    },
+    {
+      path: '/v1/presencestatus/:webSocketId/subscriptionsets/:subscriptionSetId',
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          handle: (ctx) => {
+            const set = setOf(ctx);
+            const items = expandAccounts(set.accounts.presence, set.tenantId, ctx.runtime.directory)
+              .map((e) => presenceOf(ctx, set.tenantId, e.ext))
+              .filter((e): e is Entity => e !== undefined);
+            return {
+              entity: listEntity(ctx, {
+                name: 'presenceStatus',
+                schema: PRESENCE_SCHEMA,
+                items,
+                props: { subscriptionSetId: set.id },
+                links: { self: link(`/api/v1/presencestatus/${set.webSocketId}/subscriptionsets/${set.id}`) },
+              }),
+            };
+          },
+        },
+      },
+    },
+    {
+      path: '/v1/presencestatus/parklocationstatus/ws/:webSocketId/subscriptionsets/:subscriptionSetId',
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          handle: (ctx) => {
+            const set = setOf(ctx);
+            const all = ctx.runtime.directory.parkLocations(set.tenantId);
+            const numbers =
+              set.parkScope === 'all'
+                ? all
+                : [...set.accounts.park].map((a) => Number(/^PL(\d+)@/.exec(a)![1]));
+            const items = numbers
+              .map((n) => parkStatusOf(ctx, set.tenantId, n))
+              .filter((e): e is Entity => e !== undefined);
+            return {
+              entity: listEntity(ctx, {
+                name: 'parkLocationStatus',
+                schema: PARK_SCHEMA,
+                items,
+                props: { subscriptionSetId: set.id, scope: set.parkScope },
+                links: {
+                  self: link(
+                    `/api/v1/presencestatus/parklocationstatus/ws/${set.webSocketId}/subscriptionsets/${set.id}`,
+                  ),
+                },
+              }),
+            };
+          },
+        },
+      },
+    },
+  ];
+}
