@@ -1,12 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
-import { webPages } from './static-pages.js';
 import { healthRoutes } from './health.js';
 import type { Runtime } from './runtime.js';
+import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
 
 /** Builds the HTTP(S) server with every API mounted. Does not listen. */
@@ -23,8 +23,15 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
+  // Responses finishing during shutdown close their connection, so close() need not wait for
+  // keep-alive time-outs.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) reply.header('connection', 'close');
   });
   await app.register(websocket, {
     options: { maxPayload: config.bodyLimitBytes },
