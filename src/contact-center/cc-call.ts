@@ -27,6 +27,8 @@ export class CcCall {
   isSuppressed = false;
   readonly timeline: TimelineEntry[] = [];
   readonly recordings: Recording[] = [];
+  /** Why the call ended, when the contact center ended it. */
+  endReason?: string;
   /** The agent offered this call who did not answer, in order. */
   readonly missedBy: string[] = [];
 

@@ -238,10 +238,11 @@ export class ContactCenter {
       call.log('recording_stopped', at, 'Recording stopped');
       this.emitCall(call, 'recording_stopped');
     }
+    const reason = call.endReason ?? why;
     call.log(
       'disconnected',
       at,
-      wasWaiting ? `Disconnected while waiting (${why})` : `Disconnected (${why})`,
+      wasWaiting ? `Disconnected while waiting (${reason})` : `Disconnected (${reason})`,
     );
     if (call.agentExt) {
       const a = this.agents.peek(call.tenantId, call.agentExt);
@@ -251,7 +252,7 @@ export class ContactCenter {
       }
       if (a) this.refreshPhone(a);
     }
-    this.emitCall(call, 'call_ended', { reason: why });
+    this.emitCall(call, 'call_ended', { reason });
     if (acdExt) this.publishStats(call.tenantId, acdExt);
     this.scheduleDistribute();
   }
@@ -378,6 +379,7 @@ export class ContactCenter {
     const call = this.calls.get(smdrCallId);
     if (call && call.tenantId === tenantId && call.status !== 'ended') {
       call.log('killed', this.now, 'Call killed by request');
+      call.endReason = 'killed';
       this.sw.endCall(smdrCallId, 'kill');
       this.finish(smdrCallId, this.now, 'killed');
       return;
@@ -429,6 +431,7 @@ export class ContactCenter {
     const call = this.waitingCall(tenantId, smdrCallId);
     this.withdrawPendingOffer(call);
     call.log('killed', this.now, 'Killed while waiting');
+    call.endReason = 'killed while waiting';
     this.sw.endCall(smdrCallId, 'wait_kill');
     this.finish(smdrCallId, this.now, 'killed while waiting');
   }
@@ -519,6 +522,8 @@ export class ContactCenter {
 
   /** Contact-center details of a call (recordings, timeline) for its durable record. */
   recordDetails(smdrCallId: string): CcCallSnapshot | undefined {
+    // Asked when the switch reports the call's end, possibly before the ACD port hears of it.
+    this.finish(smdrCallId, this.now, 'call ended');
     return this.calls.get(smdrCallId)?.snapshot(this.now);
   }
 

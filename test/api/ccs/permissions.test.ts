@@ -28,10 +28,28 @@ const ROWS: Row[] = [
   { n: '5', method: 'GET', path: `tenants/${ACME}/roles`, allowed: ['100@1001', 200], refused: ['101@1001'] },
   { n: '6a', method: 'GET', path: 'acds', allowed: ['100@1001', 200], refused: ['101@1001', 'operator'] },
   { n: '6b', method: 'GET', path: `tenants/${ACME}/acds`, allowed: ['admin', 200], refused: ['101@1001'] },
-  { n: '7', method: 'GET', path: `tenants/${ACME}/presence_options`, allowed: ['100@1001', 200], refused: ['101@1001'] },
-  { n: '8a', method: 'GET', path: `tenants/${ACME}/extensions`, allowed: ['admin', 200], refused: ['101@1001'] },
+  {
+    n: '7',
+    method: 'GET',
+    path: `tenants/${ACME}/presence_options`,
+    allowed: ['100@1001', 200],
+    refused: ['101@1001'],
+  },
+  {
+    n: '8a',
+    method: 'GET',
+    path: `tenants/${ACME}/extensions`,
+    allowed: ['admin', 200],
+    refused: ['101@1001'],
+  },
   { n: '8b', method: 'GET', path: 'extensions', allowed: ['100@1001', 200], refused: ['101@1001'] },
-  { n: '9', method: 'GET', path: `tenants/${ACME}/text_count`, allowed: ['admin', 200], refused: ['101@1001'] },
+  {
+    n: '9',
+    method: 'GET',
+    path: `tenants/${ACME}/text_count`,
+    allowed: ['admin', 200],
+    refused: ['101@1001'],
+  },
   {
     n: '10',
     method: 'POST',
@@ -203,7 +221,11 @@ describe('contact-center permissions and tenant scope', () => {
       g.body.items.map((e: { extension: string }) => e.extension),
       ['200', '201', '202'],
     );
-    for (const path of [`tenants/${GLOBEX}`, `tenants/${GLOBEX}/extensions`, `tenants/${GLOBEX}/text_count`]) {
+    for (const path of [
+      `tenants/${GLOBEX}`,
+      `tenants/${GLOBEX}/extensions`,
+      `tenants/${GLOBEX}/text_count`,
+    ]) {
       const r = await acmeAdmin.get(path);
       assert.equal(r.status, 403, path);
       assert.deepEqual(r.body, { success: false, reason: 'Forbidden' });
