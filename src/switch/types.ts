@@ -65,7 +65,14 @@ export type CallEventName =
 export interface CallEventFields {
   dial: { from: string; to: string; sipCallId?: string; dialingDeviceId: string };
   ringback: Record<string, never>;
-  offer: { from: string; to: string; via?: string; sipCallId?: string; dialedDigits: string; callingName: string };
+  offer: {
+    from: string;
+    to: string;
+    via?: string;
+    sipCallId?: string;
+    dialedDigits: string;
+    callingName: string;
+  };
   ringing: { ringingDeviceId: string };
   answer: { answeringParty: string; answeringDeviceId: string };
   forward: { forwardingParty: string; forwardTarget: string };
@@ -277,4 +284,64 @@ export interface CallRequestCommand {
 
 export interface Who {
   principal: Principal;
+}
+
+// ---- simulator (DESIGN §4) ------------------------------------------------------------------
+
+/** How an outside number behaves when the platform calls it. */
+export interface PstnBehaviour {
+  answer: 'manual' | 'auto';
+  /** Auto answer delay (default 2000 ms). */
+  answerAfterMs?: number;
+  /** Calls to the number fail with `callError` "busy". */
+  busy?: boolean;
+}
+
+/** One leg carried by the PSTN simulator. `pstnCallId` is that leg's callObserverId. */
+export interface PstnCallView {
+  pstnCallId: string;
+  from: string;
+  to: string;
+  /** `ringing` until the outside party answers a call placed to it, then the leg's callState. */
+  state: string;
+  callObserverId: string;
+  smdrCallId: string;
+  /** `inbound`: the outside party called in; `outbound`: the platform called the outside number. */
+  direction: 'inbound' | 'outbound';
+}
+
+export interface PhoneMessage {
+  text: string;
+  priority: string;
+  at: number;
+}
+
+export interface SimDeviceState {
+  deviceId: string;
+  tenantId: number;
+  ownerExt: string;
+  model: string;
+  registered: boolean;
+  /** callObserverIds of the live legs on (or ringing on) this phone. */
+  calls: string[];
+  /** The most recent phone messages, oldest first. */
+  messages: PhoneMessage[];
+}
+
+export interface SimQueueState {
+  tenantId: number;
+  acdExt: string;
+  name: string;
+  calls: { smdrCallId: string; callerLegId: string; from: string; callerName: string; since: number }[];
+}
+
+/** The simulator's snapshot (`GET /sim/v1/state`). */
+export interface SimState {
+  now: number;
+  devices: SimDeviceState[];
+  calls: { smdrCallId: string; tenantId: number; startedAt: number; legs: LegView[] }[];
+  queues: SimQueueState[];
+  parkLocations: (ParkLocationStatus & { tenantId: number; number: number })[];
+  pstnCalls: PstnCallView[];
+  pstnNumbers: (PstnBehaviour & { number: string })[];
 }

@@ -1,0 +1,104 @@
+/**
+ * The state and services every part of the engine shares: dependencies, live state, presence,
+ * the per-tenant queue with its outbox, and timers that run on that queue.
+ */
+import { accountId } from '../core/accounts.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { CallIdGenerator } from '../core/ids.js';
+import type { Directory } from '../directory/directory.js';
+import type { Extension } from '../directory/model.js';
+import { type AcdPort, waitingAcdPort } from './acd-port.js';
+import type { Leg, Party } from './model.js';
+import { Presence } from './presence.js';
+import { Registry } from './registry.js';
+import { TenantQueue } from './tenant-queue.js';
+import type { PhoneMessage, PstnBehaviour, SwitchEvent } from './types.js';
+
+export interface SwitchDeps {
+  directory: Directory;
+  clock: Clock;
+  ids: CallIdGenerator;
+  publish: (event: SwitchEvent) => void;
+  /** Where failures of event subscribers and ACD-port callbacks are reported (default: console). */
+  onError?: (e: unknown) => void;
+}
+
+export class Core {
+  acd: AcdPort = waitingAcdPort;
+  /** Bumped by reset: timers of an earlier epoch do nothing. */
+  epoch = 0;
+  readonly reg = new Registry();
+  readonly presence: Presence;
+  readonly queue: TenantQueue<SwitchEvent>;
+  readonly pstnNumbers = new Map<string, PstnBehaviour>();
+  readonly messages = new Map<string, PhoneMessage[]>();
+  readonly dir: Directory;
+  readonly clock: Clock;
+
+  constructor(readonly deps: SwitchDeps) {
+    this.dir = deps.directory;
+    this.clock = deps.clock;
+    const onError = deps.onError ?? ((e: unknown) => console.error('switch: effect failed', e));
+    this.queue = new TenantQueue<SwitchEvent>((e) => deps.publish(e), onError);
+    this.presence = new Presence(
+      this.dir,
+      (e) => this.emit(e),
+      () => this.now(),
+    );
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  nextId(): string {
+    return this.deps.ids.next();
+  }
+
+  report(e: unknown): void {
+    (this.deps.onError ?? ((x: unknown) => console.error('switch:', x)))(e);
+  }
+
+  /** Queues a domain event for delivery after the current command. */
+  emit(event: SwitchEvent): void {
+    this.queue.defer(event.tenantId, event);
+  }
+
+  /** Queues an ACD-port callback for delivery after the current command. */
+  toPort(tenantId: number, call: (port: AcdPort) => void): void {
+    this.queue.defer(tenantId, () => call(this.acd));
+  }
+
+  /** A timer whose callback runs as a command on the tenant's queue; dropped by reset. */
+  setTimer(tenantId: number, ms: number, fn: () => void): TimerHandle {
+    const epoch = this.epoch;
+    return this.clock.setTimer(ms, () => {
+      if (epoch === this.epoch) this.queue.run(tenantId, fn);
+    });
+  }
+
+  /** The leg's single pending timer (coverage, ringing, auto answer, menu, recall...). */
+  legTimer(leg: Leg, ms: number, fn: () => void): void {
+    this.clearLegTimer(leg);
+    leg.timer = this.setTimer(leg.tenantId, ms, () => {
+      leg.timer = undefined;
+      if (leg.state !== 'ended') fn();
+    });
+  }
+
+  clearLegTimer(leg: Leg): void {
+    if (leg.timer) {
+      this.clock.clearTimer(leg.timer);
+      leg.timer = undefined;
+    }
+  }
+
+  extensionParty(e: Extension): Party {
+    const account = accountId(e.ext, e.tenantId);
+    return { id: account, number: e.ext, name: e.name, account };
+  }
+
+  voicemailParty(tenantId: number): Party {
+    return { id: `VM@${tenantId}`, number: 'VM', name: 'Voicemail' };
+  }
+}
