@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
+import { callResources } from './calls/call-resources.js';
+import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
 import { registerProblemHandlers } from './error-handling.js';
 import { startFanout } from './events/fanout.js';
@@ -10,6 +12,7 @@ import { VoiceSockets } from './events/voice-sockets.js';
 import { registerEventSocket } from './events/websocket-route.js';
 import { PROBLEM_JSON, problem } from './hal/problem.js';
 import { registerResources } from './hal/resource.js';
+import { sendMessageResources } from './messages/send-message-resources.js';
 import { navigationResources } from './navigation/navigation-resources.js';
 import { clientKey, principalOf, registerBasicAuth } from './request-auth.js';
 import { statusResources } from './status/status-resources.js';
@@ -39,6 +42,9 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
       ...enumResources,
       ...subscriptionResources(sockets),
       ...statusResources(sockets),
+      ...callResources,
+      ...directoryResources,
+      ...sendMessageResources,
     ],
     { runtime, principalOf },
   );

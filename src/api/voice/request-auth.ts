@@ -9,7 +9,7 @@ const principals = new WeakMap<FastifyRequest, Principal>();
 export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
   const auth = authenticatorFor(runtime);
   app.addHook('onRequest', async (req) => {
-    const creds = parseBasic(req.headers.authorization);
+    const creds = credentialsOf(req);
     if (!creds) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
     principals.set(req, auth.authenticate(creds.username, creds.secret, req.ip));
   });
@@ -23,5 +23,18 @@ export function principalOf(req: FastifyRequest): Principal {
 
 /** The limits client of a request: the (unverified) username and the client IP. */
 export function clientKey(req: FastifyRequest): string {
-  return `${parseBasic(req.headers.authorization)?.username ?? ''}\u0000${req.ip}`;
+  return `${credentialsOf(req)?.username ?? ''}\u0000${req.ip}`;
+}
+
+/**
+ * Browsers cannot set Authorization on a WebSocket, so an upgrade may carry the same Basic
+ * credentials as subprotocols `switchboard, basic.<base64url(username:password)>` (docs/browser-tools.md).
+ * The server answers with the first offered protocol, so the credentials are not echoed.
+ */
+function credentialsOf(req: FastifyRequest): { username: string; secret: string } | null {
+  const header = parseBasic(req.headers.authorization);
+  if (header || req.headers.upgrade?.toLowerCase() !== 'websocket') return header;
+  const offered = req.headers['sec-websocket-protocol']?.split(',') ?? [];
+  const token = offered.map((p) => p.trim()).find((p) => p.startsWith('basic.'));
+  return token ? parseBasic(`Basic ${token.slice('basic.'.length)}`) : null;
 }

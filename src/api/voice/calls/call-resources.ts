@@ -1,0 +1,211 @@
+import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import { type AccessRule, type Principal, inTenant } from '../../../core/permissions.js';
+import { parseAccountId } from '../../../core/accounts.js';
+import type { CallRequestName, LegView } from '../../../switch/types.js';
+import { link } from '../hal/links.js';
+import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { voiceSwitch } from '../switch-port.js';
+import {
+  oneOf,
+  optionalBooleanString,
+  optionalString,
+  parkLocationField,
+  requiredString,
+} from './call-bodies.js';
+import { activeCallEntity, callEntity, callHref } from './call-entities.js';
+
+/** Tenant-admin and non-admin call-control users; scoped telco with CallControl. */
+const CALLERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
+
+const CALL_REQUESTS: readonly CallRequestName[] = [
+  'answerCall',
+  'hangupCall',
+  'deflectCall',
+  'holdCall',
+  'resumeHeldCall',
+  'transfer',
+  'parkCall',
+];
+
+const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
+
+/** A leg the requester may see and act on: its tenant, and for a non-admin only their own. */
+function visibleLeg(ctx: Ctx, id: string): LegView {
+  const leg = /^\d+$/.test(id) ? voiceSwitch(ctx.runtime).leg(id) : undefined;
+  const p = ctx.principal;
+  if (!leg || !inTenant(p, leg.tenantId) || (isNonAdmin(p) && leg.ext !== p.ext)) {
+    throw notFound('CALL_NOT_FOUND', `No call ${id}.`, [{ type: 'callObserverId', value: id }]);
+  }
+  return leg;
+}
+
+/** An `<ext>@<tenantId>` the requester may act as. */
+function actingExtension(ctx: Ctx, fieldName: string, accountId: string): { tenantId: number; ext: string } {
+  const ref = parseAccountId(accountId);
+  if (!ref) {
+    throw invalid('INVALID_FIELD', `${fieldName}: "${accountId}" is not an account id (<ext>@<tenantId>).`, [
+      { type: 'field', value: fieldName },
+    ]);
+  }
+  const p = ctx.principal;
+  if (!inTenant(p, ref.tenantId) || (isNonAdmin(p) && ref.ext !== p.ext)) {
+    throw forbidden('NOT_YOUR_ACCOUNT', `The requester may not act as ${accountId}.`, [
+      { type: 'accountId', value: accountId },
+    ]);
+  }
+  if (!ctx.runtime.directory.extension(ref.tenantId, ref.ext)) {
+    throw invalid('UNKNOWN_ACCOUNT', `No extension ${accountId}.`, [{ type: 'accountId', value: accountId }]);
+  }
+  return ref;
+}
+
+function activeLegs(ctx: Ctx): LegView[] {
+  const sw = voiceSwitch(ctx.runtime);
+  const p = ctx.principal;
+  const legs = p.ext !== undefined ? sw.legsOf(p.tenantId!, p.ext) : sw.legs(p.tenantId!);
+  return legs.filter((l) => l.state !== 'ended');
+}
+
+export const callResources: ResourceDef[] = [
+  {
+    path: '/v1/calls',
+    verbs: {
+      GET: {
+        rules: CALLERS,
+        handle: (ctx) => ({
+          entity: listEntity(ctx, {
+            name: 'calls',
+            schema: { fields: { callId: 'string', smdrCallId: 'string', from: 'string', to: 'string' } },
+            items: activeLegs(ctx).map(activeCallEntity),
+            links: {
+              self: link('/api/v1/calls'),
+              'v1options:deviceIdType': link('/api/v1/enums/deviceidtype'),
+            },
+          }),
+        }),
+      },
+      POST: {
+        rules: CALLERS,
+        handle: (ctx) => {
+          const body = ctx.body;
+          const request = oneOf(body, 'request', ['makeCall', 'retrieveParkedCall'] as const, 'makeCall');
+          const from = actingExtension(ctx, 'from', requiredString(body, 'from'));
+          const deviceIdType = oneOf(
+            body,
+            'deviceIdType',
+            ['device', 'external', 'twinningDevice'] as const,
+            'device',
+          );
+          const deviceId = optionalString(body, 'deviceId');
+          checkDevice(ctx, from, deviceIdType, deviceId, request === 'retrieveParkedCall');
+          const sw = voiceSwitch(ctx.runtime);
+          const leg =
+            request === 'makeCall'
+              ? sw.makeCall({
+                  tenantId: from.tenantId,
+                  fromExt: from.ext,
+                  to: requiredString(body, 'to'),
+                  deviceId: deviceIdType === 'twinningDevice' ? 'twinningDevice' : deviceId,
+                  deviceIdType: deviceIdType === 'external' ? 'external' : 'device',
+                  playPrompt: optionalBooleanString(body, 'playPrompt'),
+                })
+              : sw.retrieveParkedCall({
+                  tenantId: from.tenantId,
+                  fromExt: from.ext,
+                  parkLocation: parkLocationField(body, 'featureData', true)!,
+                  deviceId,
+                });
+          return {
+            status: 201,
+            location: callHref(leg.callObserverId),
+            entity: {
+              props: { callId: leg.callObserverId, smdrCallId: leg.smdrCallId },
+              links: { self: link(callHref(leg.callObserverId)) },
+            },
+          };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/calls/:callObserverId',
+    verbs: {
+      GET: {
+        rules: CALLERS,
+        handle: (ctx) => ({ entity: callEntity(visibleLeg(ctx, ctx.params.callObserverId)) }),
+      },
+      POST: {
+        rules: CALLERS,
+        handle: (ctx) => {
+          const leg = visibleLeg(ctx, ctx.params.callObserverId);
+          const body = ctx.body;
+          const request = oneOf(body, 'callRequest', CALL_REQUESTS);
+          const me =
+            request === 'hangupCall'
+              ? undefined
+              : actingExtension(ctx, 'myPartyId', requiredString(body, 'myPartyId'));
+          if (me && me.tenantId !== leg.tenantId) {
+            throw forbidden('NOT_YOUR_ACCOUNT', 'myPartyId is not in the call’s tenant.', [
+              { type: 'field', value: 'myPartyId' },
+            ]);
+          }
+          let otherCallId: string | undefined;
+          if (request === 'transfer') {
+            otherCallId = requiredString(body, 'otherCallId');
+            if (otherCallId === leg.callObserverId) {
+              throw invalid('INVALID_FIELD', 'otherCallId must name a different call.', [
+                { type: 'field', value: 'otherCallId' },
+              ]);
+            }
+            visibleLeg(ctx, otherCallId);
+          }
+          const result = voiceSwitch(ctx.runtime).callRequest({
+            tenantId: leg.tenantId,
+            callObserverId: leg.callObserverId,
+            request,
+            myExt: me?.ext,
+            deviceId:
+              request === 'answerCall' || request === 'resumeHeldCall'
+                ? optionalString(body, 'deviceId')
+                : undefined,
+            otherCallId,
+            parkLocation: request === 'parkCall' ? parkLocationField(body, 'featureData', false) : undefined,
+          });
+          if (request !== 'hangupCall') return { empty: true };
+          const after = result ||
+            voiceSwitch(ctx.runtime).leg(leg.callObserverId) || { ...leg, state: 'ended' as const };
+          return { entity: callEntity(after) };
+        },
+      },
+    },
+  },
+];
+
+/** deviceIdType must agree with deviceId (spec: POST /api/v1/calls). */
+function checkDevice(
+  ctx: Ctx,
+  from: { tenantId: number; ext: string },
+  type: 'device' | 'external' | 'twinningDevice',
+  deviceId: string | undefined,
+  retrieve: boolean,
+): void {
+  const bad = (detail: string) =>
+    invalid('DEVICE_MISMATCH', detail, [
+      { type: 'field', value: 'deviceId' },
+      { type: 'deviceId', value: deviceId ?? '' },
+    ]);
+  if (retrieve && type !== 'device') throw bad('retrieveParkedCall supports only deviceIdType device.');
+  if (type === 'external') {
+    if (!deviceId || !/^\+?[0-9*#]+$/.test(deviceId))
+      throw bad('deviceIdType external needs a phone number as deviceId.');
+    return;
+  }
+  if (type === 'twinningDevice') {
+    if (deviceId && deviceId !== 'twinningDevice')
+      throw bad('deviceIdType twinningDevice takes deviceId twinningDevice.');
+    return;
+  }
+  if (deviceId === undefined || (deviceId === 'twinningDevice' && !retrieve)) return;
+  const own = ctx.runtime.directory.devicesOf(from.tenantId, from.ext).some((d) => d.id === deviceId);
+  if (!own) throw bad(`${deviceId} is not a device of ${from.ext}@${from.tenantId}.`);
+}

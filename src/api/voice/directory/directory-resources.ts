@@ -1,0 +1,189 @@
+import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import type { Principal } from '../../../core/permissions.js';
+import { EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
+import { link } from '../hal/links.js';
+import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import {
+  EXTENSION_SCHEMA,
+  PHONE_SCHEMA,
+  deviceStateEntity,
+  extensionEntity,
+  phoneEntity,
+  tenantEntity,
+  userEntity,
+} from './directory-entities.js';
+
+const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
+
+function extensionOf(ctx: Ctx, types: readonly Extension['type'][]): Extension {
+  const ext = ctx.params.extension;
+  const e = ctx.runtime.directory.extension(ctx.tenantId!, ext);
+  if (!e || !types.includes(e.type)) {
+    throw notFound('EXTENSION_NOT_FOUND', `No such extension ${ext}.`, [{ type: 'extension', value: ext }]);
+  }
+  return e;
+}
+
+function ownOnly(ctx: Ctx): void {
+  if (isNonAdmin(ctx.principal) && ctx.principal.ext !== ctx.params.extension) {
+    throw forbidden('OWN_EXTENSION_ONLY', 'A non-admin user may read only their own data.', [
+      { type: 'extension', value: ctx.params.extension },
+    ]);
+  }
+}
+
+const devicesOf = (ctx: Ctx, e: Extension) => () => ctx.runtime.directory.devicesOf(e.tenantId, e.ext);
+
+/** Directory-backed resources a CTI client needs: extensions, user, tenant, location, devices. */
+export const directoryResources: ResourceDef[] = [
+  {
+    path: '/v1/tenants/:tenantId/extensions',
+    verbs: {
+      GET: {
+        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        handle: (ctx) => {
+          const type = ctx.query('extensionType');
+          if (type !== undefined && !(EXTENSION_TYPES as readonly string[]).includes(type)) {
+            throw invalid('INVALID_QUERY', `extensionType must be one of ${EXTENSION_TYPES.join(', ')}.`, [
+              { type: 'field', value: 'extensionType' },
+            ]);
+          }
+          const agent = ctx.query('agent');
+          if (agent !== undefined && agent !== 'true' && agent !== 'false') {
+            throw invalid('INVALID_QUERY', 'agent must be true or false.', [
+              { type: 'field', value: 'agent' },
+            ]);
+          }
+          const items = ctx.runtime.directory
+            .extensions(ctx.tenantId!)
+            .filter((e) => type === undefined || e.type === type)
+            .filter((e) => agent === undefined || (e.agent?.isAgent ?? false) === (agent === 'true'))
+            .map((e) => extensionEntity(e, devicesOf(ctx, e)));
+          return {
+            entity: listEntity(ctx, {
+              name: 'extensions',
+              schema: EXTENSION_SCHEMA,
+              items,
+              links: { self: link(`/api/v1/tenants/${ctx.tenantId}/extensions`) },
+            }),
+          };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/tenants/:tenantId/extensions/:extension',
+    verbs: {
+      GET: {
+        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        handle: (ctx) => {
+          const e = extensionOf(ctx, EXTENSION_TYPES);
+          return { entity: extensionEntity(e, devicesOf(ctx, e)) };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/tenants/:tenantId/users/:extension',
+    verbs: {
+      GET: {
+        rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        handle: (ctx) => {
+          ownOnly(ctx);
+          const e = extensionOf(ctx, ['userExt']);
+          return { entity: userEntity(e, devicesOf(ctx, e)) };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/tenants/:tenantId/users/:extension/phones',
+    verbs: {
+      GET: {
+        rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        handle: (ctx) => {
+          ownOnly(ctx);
+          const e = extensionOf(ctx, ['userExt', 'locationExt']);
+          return {
+            entity: listEntity(ctx, {
+              name: 'phones',
+              schema: PHONE_SCHEMA,
+              items: devicesOf(ctx, e)().map(phoneEntity),
+              links: { self: link(`/api/v1/tenants/${e.tenantId}/users/${e.ext}/phones`) },
+            }),
+          };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/tenants/:tenantId/locations/:extension',
+    verbs: {
+      GET: {
+        rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        handle: (ctx) => {
+          ownOnly(ctx);
+          const e = extensionOf(ctx, ['locationExt']);
+          return { entity: userEntity(e, devicesOf(ctx, e)) };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/tenants/:tenantId',
+    verbs: {
+      GET: {
+        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA'],
+        handle: (ctx) => ({ entity: tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!) }),
+      },
+    },
+  },
+  {
+    path: '/v1/devicestates',
+    verbs: {
+      GET: {
+        rules: ['ST:TBAM', 'UT:TBAM'],
+        handle: (ctx) => {
+          const t = ctx.principal.tenantId;
+          return {
+            entity: listEntity(ctx, {
+              name: 'deviceStates',
+              schema: {
+                fields: {
+                  deviceId: 'string',
+                  tenantId: 'integer',
+                  ownerExtension: 'string',
+                  model: 'string',
+                  state: 'string',
+                },
+              },
+              items: ctx.runtime.directory
+                .list('device', t)
+                .sort((a, b) => a.id.localeCompare(b.id))
+                .map(deviceStateEntity),
+              links: { self: link('/api/v1/devicestates') },
+            }),
+          };
+        },
+      },
+    },
+  },
+  {
+    path: '/v1/devicestates/:deviceId',
+    verbs: {
+      GET: {
+        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM'],
+        handle: (ctx) => {
+          const d = ctx.runtime.directory.device(ctx.params.deviceId);
+          const t = ctx.principal.tenantId;
+          if (!d || (t !== undefined && d.tenantId !== t)) {
+            throw notFound('DEVICE_NOT_FOUND', `No device ${ctx.params.deviceId}.`, [
+              { type: 'deviceId', value: ctx.params.deviceId },
+            ]);
+          }
+          return { entity: deviceStateEntity(d) };
+        },
+      },
+    },
+  },
+];

@@ -1,0 +1,147 @@
+import { conflict } from '../../../core/errors.js';
+import type { Principal } from '../../../core/permissions.js';
+import type { GenericEntity } from '../../../directory/model.js';
+import type { Runtime } from '../../../server/runtime.js';
+
+/** Where a provisioning request acts: the requester, its tenant (when the path names one), path params. */
+export interface Scope {
+  runtime: Runtime;
+  principal: Principal;
+  tenantId?: number;
+  params: Record<string, string>;
+}
+
+/** One record as the wire sees it: its id and its properties (the id property included). */
+export interface Row {
+  id: string;
+  props: Record<string, unknown>;
+}
+
+/**
+ * How a collection reads and writes its records. A generic JSON kind of the directory is one
+ * implementation; the typed kinds the switch reads (tenant, extension, device, ...) map their
+ * model to wire fields in their own backings.
+ */
+export interface Backing {
+  list(s: Scope): Row[];
+  get(s: Scope, id: string): Row | undefined;
+  /** Creates from validated wire fields; answers the new id. */
+  create(s: Scope, fields: Record<string, unknown>): Promise<string>;
+  update(s: Scope, id: string, patch: Record<string, unknown>): Promise<void>;
+  remove(s: Scope, id: string): Promise<void>;
+}
+
+export interface JsonKindOptions {
+  /** Directory kind of the records. */
+  kind: string;
+  /** The wire property holding the id (`zoneId`). */
+  idField: string;
+  tenantScoped?: boolean;
+  /** Path parameters stored on the record and matched on every read (`langCode`). */
+  partition?: readonly string[];
+  /** The id comes from this wire field on create (a natural key such as `langCode`). */
+  naturalKey?: boolean;
+}
+
+export const byId = (a: { id: string }, b: { id: string }) =>
+  a.id.localeCompare(b.id, 'en', { numeric: true });
+
+/** The next free integer id of a kind, as a string. */
+export function nextNumericId(existing: Iterable<string>): string {
+  let max = 0;
+  for (const id of existing) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
+  return String(max + 1);
+}
+
+/** Records of one generic directory kind, each one JSON row. */
+export function jsonKindBacking(o: JsonKindOptions): Backing {
+  const partition = o.partition ?? [];
+  const matches = (e: GenericEntity, s: Scope) =>
+    (!o.tenantScoped || e.tenantId === s.tenantId) && partition.every((p) => e[p] === s.params[p]);
+  const toRow = (e: GenericEntity): Row => {
+    const { id, tenantId, ...rest } = e;
+    return { id, props: { [o.idField]: id, ...(o.tenantScoped ? { tenantId } : {}), ...rest } };
+  };
+  const stored = (s: Scope, id: string) => {
+    const e = s.runtime.directory.get(o.kind, id);
+    return e && matches(e, s) ? e : undefined;
+  };
+  return {
+    list: (s) =>
+      s.runtime.directory
+        .list(o.kind, o.tenantScoped ? s.tenantId : undefined)
+        .filter((e) => matches(e, s))
+        .sort(byId)
+        .map(toRow),
+    get: (s, id) => {
+      const e = stored(s, id);
+      return e && toRow(e);
+    },
+    async create(s, fields) {
+      const dir = s.runtime.directory;
+      const { [o.idField]: given, ...rest } = fields;
+      const id = o.naturalKey ? String(given) : nextNumericId(dir.list(o.kind).map((e) => e.id));
+      if (dir.get(o.kind, id)) {
+        throw conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [
+          { type: 'field', value: o.idField },
+        ]);
+      }
+      const record: GenericEntity = o.naturalKey ? { ...fields, id } : { id, ...rest };
+      if (o.tenantScoped) record.tenantId = s.tenantId;
+      for (const p of partition) record[p] = s.params[p];
+      await dir.put(o.kind, record);
+      return id;
+    },
+    async update(s, id, patch) {
+      const e = stored(s, id)!;
+      const { [o.idField]: _ignored, ...rest } = patch;
+      await s.runtime.directory.put(o.kind, { ...e, ...rest });
+    },
+    async remove(s, id) {
+      await s.runtime.directory.remove(o.kind, id);
+    },
+  };
+}
+
+/** A fixed, read-only set of records (phone models). */
+export function staticBacking(rows: () => Row[]): Backing {
+  const refuse = async (): Promise<never> => {
+    throw new Error('read-only backing');
+  };
+  return {
+    list: () => rows(),
+    get: (_s, id) => rows().find((r) => r.id === id),
+    create: refuse,
+    update: refuse,
+    remove: refuse,
+  };
+}
+
+export const SINGLETON_ID = 'system';
+
+/** The one record of a system setting (id `system`). */
+export function singletonBacking(kind: string): Backing {
+  const get = (s: Scope): Row | undefined => {
+    const e = s.runtime.directory.get(kind, SINGLETON_ID);
+    if (!e) return undefined;
+    const { id, tenantId: _t, ...props } = e;
+    return { id, props };
+  };
+  return {
+    list: (s) => {
+      const row = get(s);
+      return row ? [row] : [];
+    },
+    get: (s) => get(s),
+    async create(s, fields) {
+      await s.runtime.directory.put(kind, { ...fields, id: SINGLETON_ID });
+      return SINGLETON_ID;
+    },
+    async update(s, _id, patch) {
+      await s.runtime.directory.put(kind, { ...get(s)?.props, ...patch, id: SINGLETON_ID });
+    },
+    async remove(s) {
+      await s.runtime.directory.remove(kind, SINGLETON_ID);
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import type { AccessRule, Principal } from '../../../core/permissions.js';
+import { link } from '../hal/links.js';
+import type { Entity, ItemSchema, Links } from '../hal/model.js';
+import { type Ctx, type ResourceDef, type VerbDef, listEntity } from '../hal/resource.js';
+import { type Backing, type Row, SINGLETON_ID, type Scope } from './backing.js';
+import { type Fields, adminOnlyFieldsIn, filterSchema, validateBody, visibleProps } from './fields.js';
+
+/** A property that names a record of another collection: linked, embedded for `expand`, checked on write. */
+export interface Ref {
+  /** The wire property holding the id (or an array of ids). */
+  field: string;
+  target: () => CollectionDef;
+}
+
+/**
+ * One provisioning collection: a row of the table. The builder turns it into a list resource
+ * (GET, POST) and an item resource (GET, PUT, DELETE); a verb without rules answers 405.
+ */
+export interface CollectionDef {
+  /** The `_embedded` name of the list's elements (and the relation name). */
+  name: string;
+  /** Under /api, Fastify syntax: `/v1/zones`, `/v1/tenants/:tenantId/users`. */
+  listPath: string;
+  /** `/v1/zones/:zoneId`; its last parameter is the id. */
+  itemPath: string;
+  /** The item routes are another collection's (a filtered view such as a user's phones). */
+  itemRoutesElsewhere?: boolean;
+  /** The id property, also the item path's last parameter. */
+  idField: string;
+  fields: Fields;
+  /** Properties an embedded, unexpanded element shows. */
+  summary?: readonly string[];
+  rules: { read: AccessRule[]; create?: AccessRule[]; update?: AccessRule[]; remove?: AccessRule[] };
+  backing: Backing;
+  refs?: Record<string, Ref>;
+  /**
+   * A user or location sees only records whose this property is their own extension, and may not
+   * change `adminOnly` fields of them.
+   */
+  ownerField?: string;
+  /** More links of an item (a tenant's sub-collections). */
+  links?: (row: Row, s: Scope) => Links;
+  /** Cross-record rules on the merged record before a write (throws DomainError). */
+  check?: (s: Scope, record: Record<string, unknown>, before?: Row) => void;
+}
+
+/** A single record at one address (GET, PUT): a system setting. */
+export interface SingletonDef {
+  name: string;
+  path: string;
+  fields: Fields;
+  rules: { read: AccessRule[]; update?: AccessRule[] };
+  backing: Backing;
+  refs?: Record<string, Ref>;
+  /** Server-computed properties (read-only). */
+  computed?: (s: Scope) => Record<string, unknown>;
+}
+
+const scopeOf = (ctx: Ctx): Scope => ({
+  runtime: ctx.runtime,
+  principal: ctx.principal,
+  tenantId: ctx.tenantId,
+  params: ctx.params,
+});
+
+/** `/v1/zones/:zoneId` with params -> `/api/v1/zones/7`. */
+export function hrefOf(path: string, params: Record<string, string | number | undefined>): string {
+  return `/api${path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? `{${name}}`)))}`;
+}
+
+const isMember = (p: Principal) => p.authority === 'user' || p.authority === 'location';
+
+function ownedByOther(def: CollectionDef, s: Scope, row: Row): boolean {
+  return (
+    def.ownerField !== undefined && isMember(s.principal) && row.props[def.ownerField] !== s.principal.ext
+  );
+}
+
+function itemParams(def: CollectionDef, s: Scope, row: Row): Record<string, string> {
+  const params: Record<string, string> = { ...s.params, [def.idField]: row.id };
+  if (s.tenantId !== undefined) params.tenantId = String(s.tenantId);
+  if (row.props.tenantId !== undefined) params.tenantId = String(row.props.tenantId);
+  if (def.ownerField && typeof row.props[def.ownerField] === 'string')
+    params[def.ownerField] ??= row.props[def.ownerField] as string;
+  return params;
+}
+
+function refIds(row: Row, ref: Ref): string[] {
+  const v = row.props[ref.field];
+  if (Array.isArray(v)) return v.map(String);
+  return v === undefined || v === null || v === '' ? [] : [String(v)];
+}
+
+export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row): Entity {
+  const self = 'itemPath' in def ? hrefOf(def.itemPath, itemParams(def, s, row)) : hrefOf(def.path, s.params);
+  const links: Links = { self: link(self) };
+  const embeds: Record<string, () => Entity | Entity[]> = {};
+  for (const [name, ref] of Object.entries(def.refs ?? {})) {
+    const target = ref.target();
+    const ids = refIds(row, ref);
+    const rows = ids.map((id) => target.backing.get(s, id)).filter((r): r is Row => r !== undefined);
+    if (rows.length === 0) continue;
+    const many = Array.isArray(row.props[ref.field]);
+    const hrefs = rows.map((r) => link(hrefOf(target.itemPath, itemParams(target, s, r))));
+    links[`v1:${name}`] = many ? hrefs : hrefs[0];
+    embeds[name] = many
+      ? () => rows.map((r) => rowEntity(target, s, r))
+      : () => rowEntity(target, s, rows[0]);
+  }
+  if ('links' in def && def.links) Object.assign(links, def.links(row, s));
+  const summary = 'itemPath' in def ? (def.summary ?? [def.idField, 'name']) : undefined;
+  return { props: visibleProps(def.fields, row.props), summary, links, embeds };
+}
+
+/** What `filter` may name on a list: the scalar properties, and those of directly embedded records. */
+export function listSchema(def: CollectionDef): ItemSchema {
+  const embeds: Record<string, ItemSchema> = {};
+  for (const [name, ref] of Object.entries(def.refs ?? {})) embeds[name] = filterSchema(ref.target().fields);
+  return filterSchema(def.fields, embeds);
+}
+
+function checkRefs(refs: Record<string, Ref> | undefined, s: Scope, record: Record<string, unknown>): void {
+  for (const ref of Object.values(refs ?? {})) {
+    const target = ref.target();
+    refIds({ id: '', props: record }, ref).forEach((id, i, all) => {
+      if (!target.backing.get(s, id)) {
+        const field = all.length > 1 || Array.isArray(record[ref.field]) ? `${ref.field}[${i}]` : ref.field;
+        throw invalid('UNKNOWN_REFERENCE', `Field "${field}": no ${target.name} record ${id}.`, [
+          { type: 'field', value: field },
+        ]);
+      }
+    });
+  }
+}
+
+function found(def: CollectionDef, s: Scope, id: string): Row {
+  const row = def.backing.get(s, id);
+  if (!row) {
+    throw notFound('NOT_FOUND', `No ${def.name} record ${id}.`, [{ type: 'value', value: id }]);
+  }
+  if (ownedByOther(def, s, row))
+    throw forbidden('OWN_RECORD_ONLY', 'A user may reach only their own records.', [
+      { type: 'value', value: id },
+    ]);
+  return row;
+}
+
+function refuseAdminOnly(def: { fields: Fields }, s: Scope, patch: Record<string, unknown>): void {
+  if (!isMember(s.principal)) return;
+  const denied = adminOnlyFieldsIn(def.fields, patch);
+  if (denied.length > 0) {
+    throw forbidden('FIELD_FORBIDDEN', `Only an administrator may change "${denied[0]}".`, [
+      { type: 'field', value: denied[0] },
+    ]);
+  }
+}
+
+const verb = (rules: AccessRule[] | undefined, handle: VerbDef['handle']): VerbDef | undefined =>
+  rules ? { rules, handle } : undefined;
+
+/** The list and item resources of one collection. */
+export function collectionResources(def: CollectionDef): ResourceDef[] {
+  const { backing, rules } = def;
+  const listResource: ResourceDef = {
+    path: def.listPath,
+    verbs: {
+      GET: verb(rules.read, (ctx) => {
+        const s = scopeOf(ctx);
+        const rows = backing.list(s).filter((r) => !ownedByOther(def, s, r));
+        return {
+          entity: listEntity(ctx, {
+            name: def.name,
+            schema: listSchema(def),
+            items: rows.map((r) => rowEntity(def, s, r)),
+            links: { self: link(hrefOf(def.listPath, { ...ctx.params, tenantId: ctx.tenantId })) },
+          }),
+        };
+      }),
+      POST: verb(rules.create, async (ctx) => {
+        const s = scopeOf(ctx);
+        const fields = validateBody(def.fields, ctx.body, 'create');
+        if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
+        checkRefs(def.refs, s, fields);
+        def.check?.(s, fields);
+        const id = await backing.create(s, fields);
+        const row = backing.get(s, id)!;
+        const entity = rowEntity(def, s, row);
+        return { entity, status: 201, location: (entity.links.self as { href: string }).href };
+      }),
+    },
+  };
+  if (def.itemRoutesElsewhere) return [listResource];
+  const itemResource: ResourceDef = {
+    path: def.itemPath,
+    verbs: {
+      GET: verb(rules.read, (ctx) => {
+        const s = scopeOf(ctx);
+        return { entity: rowEntity(def, s, found(def, s, ctx.params[def.idField])) };
+      }),
+      PUT: verb(rules.update, async (ctx) => {
+        const s = scopeOf(ctx);
+        const before = found(def, s, ctx.params[def.idField]);
+        const patch = validateBody(def.fields, ctx.body, 'update');
+        refuseAdminOnly(def, s, patch);
+        const merged = { ...before.props, ...patch };
+        checkRefs(def.refs, s, merged);
+        def.check?.(s, merged, before);
+        await backing.update(s, before.id, patch);
+        return { entity: rowEntity(def, s, backing.get(s, before.id)!) };
+      }),
+      DELETE: verb(rules.remove, async (ctx) => {
+        const s = scopeOf(ctx);
+        const row = found(def, s, ctx.params[def.idField]);
+        await backing.remove(s, row.id);
+        return { empty: true };
+      }),
+    },
+  };
+  return [listResource, itemResource];
+}
+
+/** The GET/PUT resource of one system setting. */
+export function singletonResources(def: SingletonDef): ResourceDef[] {
+  const rowOf = (s: Scope): Row => {
+    const row = def.backing.get(s, SINGLETON_ID) ?? {
+      id: SINGLETON_ID,
+      props: validateBody(def.fields, {}, 'create'),
+    };
+    return { id: row.id, props: { ...row.props, ...def.computed?.(s) } };
+  };
+  return [
+    {
+      path: def.path,
+      verbs: {
+        GET: verb(def.rules.read, (ctx) => ({ entity: rowEntity(def, scopeOf(ctx), rowOf(scopeOf(ctx))) })),
+        PUT: verb(def.rules.update, async (ctx) => {
+          const s = scopeOf(ctx);
+          const patch = validateBody(def.fields, ctx.body, 'update');
+          checkRefs(def.refs, s, { ...rowOf(s).props, ...patch });
+          if (def.backing.get(s, SINGLETON_ID)) await def.backing.update(s, SINGLETON_ID, patch);
+          else await def.backing.create(s, { ...validateBody(def.fields, {}, 'create'), ...patch });
+          return { entity: rowEntity(def, s, rowOf(s)) };
+        }),
+      },
+    },
+  ];
+}
