@@ -79,5 +79,11 @@ export async function openEventSocket(server: TestServer, token: string) {
   };
   ws.send(JSON.stringify({ request: 'connect', token }));
   const answer = await next((f) => f.response === 'connect');
-  return { ws, frames, next, answer, close: () => ws.close() };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (ws.readyState === WebSocket.CLOSED) return resolve();
+      ws.once('close', () => resolve());
+      ws.close();
+    });
+  return { ws, frames, next, answer, close };
 }
