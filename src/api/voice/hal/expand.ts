@@ -30,9 +30,11 @@ export class ExpandNode {
     return this.children.get(name) ?? EMPTY;
   }
 
-  /** For a list: are its elements expanded (`item`, or anything asked below them)? */
-  itemsExpanded(): boolean {
-    return this.item || this.all || [...this.children.values()].some((c) => c.expanded);
+  /** For a list: are its elements expanded (`item`, or one of their embeds, named in `embeds`)? */
+  itemsExpanded(embeds: Iterable<string>): boolean {
+    if (this.item || this.all) return true;
+    for (const name of embeds) if (this.expands(name)) return true;
+    return false;
   }
 }
 

@@ -35,7 +35,7 @@ function renderEntity(entity: Entity, node: ExpandNode, expanded: boolean): Reco
     if (value === undefined) continue;
     const sub = node.under(name);
     // A list resource embeds its elements; `item` (or anything asked below them) expands them.
-    const expandIt = node.expands(name) || (entity.listOf === name && node.itemsExpanded());
+    const expandIt = entity.listOf === name ? node.itemsExpanded(embedNamesOf(value)) : node.expands(name);
     const itemNode = entity.listOf === name ? node : sub;
     embedded[name] = Array.isArray(value)
       ? value.map((v) => renderEntity(v, itemNode, expandIt))
@@ -43,4 +43,11 @@ function renderEntity(entity: Entity, node: ExpandNode, expanded: boolean): Reco
   }
   if (Object.keys(embedded).length > 0) out._embedded = embedded;
   return out;
+}
+
+function embedNamesOf(value: Entity | Entity[]): Set<string> {
+  const names = new Set<string>();
+  for (const e of Array.isArray(value) ? value : [value])
+    for (const n of Object.keys(e.embeds ?? {})) names.add(n);
+  return names;
 }

@@ -1,0 +1,84 @@
+import WebSocket from 'ws';
+import { basic, type TestServer } from '../../helpers/server.js';
+
+export const ALICE = '100@1001:1234'; // tenant admin
+export const BOB = '101@1001:1234';
+export const CAROL = '102@1001:1234';
+export const LOBBY = '150@1001:1234'; // location
+export const GRACE = '200@1002:1234'; // Globex admin
+export const HANK = '201@1002:1234'; // Globex user
+export const ADMIN = 'admin:admin'; // telco
+export const OPERATOR = 'operator:operator'; // scoped telco with CallControl
+
+export async function getJson(
+  s: TestServer,
+  path: string,
+  auth: string,
+  init: RequestInit & { json?: unknown } = {},
+) {
+  const r = await s.fetch(path, { auth, ...init });
+  const text = await r.text();
+  return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A socket that records every frame after the webSocketId message. */
+export interface EventSocket {
+  ws: WebSocket;
+  id: string;
+  frames: Record<string, unknown>[];
+  /** Waits until `n` frames have arrived in all (real time, bounded). */
+  waitFor(n: number, timeoutMs?: number): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export function openSocket(s: TestServer, auth: string): Promise<EventSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${s.wsUrl}/api/ws`, { headers: { authorization: basic(auth) } });
+    const frames: Record<string, unknown>[] = [];
+    let waiters: (() => void)[] = [];
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`status ${res.statusCode}`), { status: res.statusCode })),
+    );
+    ws.once('error', reject);
+    ws.once('message', (first) => {
+      const id = JSON.parse(String(first)).webSocketId as string;
+      ws.on('message', (d) => {
+        const text = String(d);
+        try {
+          frames.push(JSON.parse(text));
+        } catch {
+          frames.push({ text });
+        }
+        for (const w of waiters) w();
+      });
+      resolve({
+        ws,
+        id,
+        frames,
+        waitFor(n, timeoutMs = 2000) {
+          return new Promise((res, rej) => {
+            const check = () => {
+              if (frames.length >= n) {
+                clearTimeout(timer);
+                waiters = waiters.filter((w) => w !== check);
+                res(frames);
+              }
+            };
+            const timer = setTimeout(() => {
+              waiters = waiters.filter((w) => w !== check);
+              rej(new Error(`expected ${n} frames, got ${frames.length}: ${JSON.stringify(frames)}`));
+            }, timeoutMs);
+            waiters.push(check);
+            check();
+          });
+        },
+        close: () =>
+          new Promise((res) => {
+            if (ws.readyState === WebSocket.CLOSED) return res();
+            ws.once('close', () => res());
+            ws.close();
+          }),
+      });
+    });
+  });
+}
