@@ -201,6 +201,15 @@ export function declineOffer(core: Core, leg: Leg, reason: 'deflected' | 'reject
   }
 }
 
+const WHY: Record<string, string> = {
+  noAnswer: 'no answer',
+  deflected: 'deflected',
+  rejected: 'rejected',
+  dnd: 'do not disturb',
+  unavailable: 'no registered phone',
+  busy: 'busy',
+};
+
 /** Coverage: the offered extension forwards the call to its voicemail. */
 export function cover(core: Core, target: Leg, why: string): void {
   const caller = target.offerFrom;
@@ -215,7 +224,7 @@ export function cover(core: Core, target: Leg, why: string): void {
     core,
     caller.call,
     'forwarded',
-    `Forwarded from ${label(target.party)} to Voicemail (${why})`,
+    `Forwarded from ${label(target.party)} to Voicemail (${WHY[why] ?? why})`,
     target.party,
   );
   endLeg(core, target, target.party.id, 'forwarded');
