@@ -6,7 +6,6 @@ import type { Extension } from '../directory/model.js';
 import type { Db } from '../store/database.js';
 import { type TextCounts, TextCounterStore } from '../store/text-counters.js';
 import type { AcdPort, QueuedCall } from '../switch/acd-port.js';
-import type { Switch } from '../switch/switch.js';
 import type { SwitchEvent } from '../switch/types.js';
 import { type AgentRecord, AgentBook, snapshotAgent } from './agent-book.js';
 import { autoAwayState, resolveAgentState } from './agent-states.js';
@@ -26,7 +25,7 @@ import type {
 export interface ContactCenterDeps {
   directory: Directory;
   clock: Clock;
-  switch: Switch | AcdSwitch;
+  switch: AcdSwitch;
   db: Db;
   publish: (event: CcEvent) => void;
 }
@@ -47,8 +46,7 @@ export class ContactCenter {
   private distributeQueued = false;
 
   constructor(readonly deps: ContactCenterDeps) {
-    // Until the switch implements its ACD commands the runtime passes the placeholder.
-    this.sw = deps.switch as AcdSwitch;
+    this.sw = deps.switch;
     this.texts = new TextCounterStore(deps.db);
   }
 
