@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type BrowserFixture, browserFixture } from './browser.js';
+
+describe('contact-center test pages', () => {
+  let fx: BrowserFixture;
+  before(async () => {
+    fx = await browserFixture();
+  });
+  after(async () => fx.close());
+
+  test('apitest: a token on the page, then GET tenants shows the tenants', async () => {
+    const page = await fx.page('/6/restapi/apitest.html');
+    assert.equal(await page.inputValue('#domain'), fx.server.httpUrl);
+    await page.getByRole('button', { name: 'Get token' }).click();
+    await page.getByText('Signed in as admin').waitFor();
+    assert.match(await page.inputValue('#requestHeaders'), /^Authorization: Bearer \S+$/m);
+    await page.fill('#endpoint', 'tenants');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('#responseBody', { hasText: '"items"' }).waitFor();
+    const body = JSON.parse(await page.locator('#responseBody').innerText());
+    assert.equal(body.success, true);
+    assert.ok(
+      body.items.some((t: { platform_tenant_name: string }) => t.platform_tenant_name === 'Acme Corp'),
+    );
+    assert.match(await page.locator('#responseHeaders').innerText(), /^HTTP 200/);
+    await fx.shot(page, 'apitest');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    assert.equal(await page.locator('#responseBody').innerText(), '');
+  });
+
+  test('apitest: a tenant user is refused a telco endpoint and sees the error body', async () => {
+    const page = await fx.page('/6/restapi/apitest.html');
+    await page.fill('#tenantDomain', '1001');
+    await page.fill('#username', '101');
+    await page.fill('#password', '1234');
+    await page.getByRole('button', { name: 'Get token' }).click();
+    await page.getByText('Signed in as 101@1001').waitFor();
+    await page.fill('#endpoint', 'products/');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('#responseHeaders', { hasText: 'HTTP 403' }).waitFor();
+    assert.equal(JSON.parse(await page.locator('#responseBody').innerText()).success, false);
+  });
+
+  test('wstest: connect with a token and list the connect response', async () => {
+    const page = await fx.page('/6/restapi/wstest.html');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.locator('#eventList li[data-direction="received"]', { hasText: 'response connect' }).waitFor();
+    const first = await page.locator('#eventList li[data-direction="received"] pre').first().innerText();
+    assert.deepEqual(JSON.parse(first), { response: 'connect', success: true });
+    assert.equal(await page.getByRole('button', { name: 'Subscribe' }).isEnabled(), true);
+    await fx.shot(page, 'wstest');
+  });
+});
