@@ -50,8 +50,3 @@ export function requireActOn(p: Principal, ext: Extension): void {
   if (p.tenantId === ext.tenantId && p.ext === ext.ext) return;
   throw forbiddenError();
 }
-
-/** Tenant-level endpoints (calls): a caller bound to a tenant. */
-export function tenantLevel(directory: Directory, p: Principal): Tenant {
-  return ownTenant(directory, p);
-}

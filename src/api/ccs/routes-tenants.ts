@@ -61,8 +61,9 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   });
 
   // 6: one inner array per kind, each gated by its permission (DESIGN §3.7).
-  const acds = (p: Principal, t: Tenant) => {
+  const requireAcdView = (p: Principal) =>
     requirePermission(p, 'Voice IQs View', 'Voice OQs View', 'Conditional Routes View', 'VRQs View');
+  const acds = (p: Principal, t: Tenant) => {
     const has = (x: Principal['ccPermissions'][number]) => p.ccPermissions.includes(x);
     const items = [
       has('Voice IQs View')
@@ -81,11 +82,12 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   };
   app.get('/api/acds', async (req) => {
     const p = principal(req);
+    requireAcdView(p);
     return acds(p, ownTenant(directory, p));
   });
   app.get<TenantParams>('/api/tenants/:tenant/acds', async (req) => {
     const p = principal(req);
-    requirePermission(p, 'Voice IQs View', 'Voice OQs View', 'Conditional Routes View', 'VRQs View');
+    requireAcdView(p);
     return acds(p, pathTenant(directory, p, req.params.tenant));
   });
 

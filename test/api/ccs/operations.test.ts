@@ -247,7 +247,7 @@ describe('contact-center operations', () => {
       outbound_queue_uuid: OQ,
     });
     assert.equal(r.status, 403, 'agents lack Call Control');
-    const ok = await acmeAdmin.post(`tenants/${ACME}/extensions/${ext('102')}`, {
+    const ok = await acmeAdmin.post(`tenants/${ACME}/extensions/${ext('101')}`, {
       request: 'dial',
       target: '+15550009999',
       outbound_queue_uuid: OQ,
@@ -257,8 +257,27 @@ describe('contact-center operations', () => {
     const live = (await acmeAdmin.get(`calls/${id}`)).body;
     assert.equal(live.type, 'in_ecr');
     assert.equal(live.direction, 'out');
-    assert.equal(live.caller_uuid, ext('102'));
+    assert.equal(live.outcome, 'Progress');
+    assert.equal(live.caller_uuid, ext('101'));
     assert.equal(live.call_source.name, 'Outbound Sales');
+    assert.deepEqual(live.calling, { number: '+15555550150', name: 'Outbound Sales' });
+    // The outside number answers after its default delay; 101 records Mandatory.
+    server.runtime.clock.advance(5_000);
+    const answered = await eventually(async () => {
+      const c = (await acmeAdmin.get(`calls/${id}`)).body;
+      return c.outcome === 'Answered' ? c : undefined;
+    }, 'far end answered');
+    assert.equal(answered.is_recording, true);
+    assert.equal(
+      (await acmeAdmin.get(`tenants/${ACME}/extensions/${ext('101')}/agent_state`)).body.phone_state.state,
+      'Talking',
+    );
     assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'kill' })).status, 200);
+    const bad = await acmeAdmin.post(`tenants/${ACME}/extensions/${ext('101')}`, {
+      request: 'dial',
+      target: 'abc',
+      outbound_queue_uuid: OQ,
+    });
+    assert.equal(bad.status, 400);
   });
 });
