@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, openEventSocket } from './cc-client.js';
+import { CcClient, eventually, openEventSocket } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
 const phone = (n: string) => DEMO.deviceId(1001, n);
 const CALLER = '+15551230001';
-
-/** Polls until `check` returns a value (the switch delivers ACD work after each command). */
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    await sleep(10);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 describe('the ACD story on the virtual clock', () => {
   let server: TestServer;

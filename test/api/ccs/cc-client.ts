@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { TestServer } from '../../helpers/server.js';
 
@@ -86,4 +87,17 @@ export async function openEventSocket(server: TestServer, token: string) {
       ws.close();
     });
   return { ws, frames, next, answer, close };
+}
+
+/** Polls until `check` returns a value (the switch delivers ACD work after each command). */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  what: string,
+): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    await sleep(10);
+  }
+  throw new Error(`never: ${what}`);
 }

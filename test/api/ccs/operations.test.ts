@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, openEventSocket } from './cc-client.js';
+import { CcClient, eventually, openEventSocket } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
 const OQ = '5b0a0006-0000-4000-8000-000000100101';
-
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    await sleep(10);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 describe('contact-center operations', () => {
   let server: TestServer;
