@@ -66,6 +66,7 @@ export class Switch {
         throw invalid('MY_PARTY_MISMATCH', `Call ${leg.id} is not a call of ${cmd.myExt}`);
       }
       if (cmd.request === 'hangupCall') {
+        if (leg.kind === 'point') throw conflict('CALL_NOT_CONTROLLABLE', 'A routing point cannot hang up');
         this.checkBstLeg(leg, false);
         if (leg.offerFrom) declineOffer(this.core, leg, 'rejected');
         else endLeg(this.core, leg, leg.party.id, 'normal');
