@@ -31,9 +31,11 @@ export interface EventSocket {
   close(): Promise<void>;
 }
 
-export function openSocket(s: TestServer, auth: string): Promise<EventSocket> {
+/** Opens `/api/ws` (or the address a link gave, resolved against the server). */
+export function openSocket(s: TestServer, auth: string, href = '/api/ws'): Promise<EventSocket> {
+  const url = new URL(href, s.wsUrl);
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${s.wsUrl}/api/ws`, { headers: { authorization: basic(auth) } });
+    const ws = new WebSocket(url, { headers: { authorization: basic(auth) } });
     const frames: Record<string, unknown>[] = [];
     let waiters: (() => void)[] = [];
     ws.once('unexpected-response', (_req, res) =>
@@ -81,4 +83,20 @@ export function openSocket(s: TestServer, auth: string): Promise<EventSocket> {
       });
     });
   });
+}
+
+/** The phone answers, through the simulator API (the switch directly until /sim/v1 is mounted). */
+export async function simAnswer(s: TestServer, deviceId: string): Promise<void> {
+  const r = await s.fetch(`/sim/v1/devices/${encodeURIComponent(deviceId)}/answer`, {
+    method: 'POST',
+    auth: 'admin:admin',
+    json: {},
+  });
+  const text = await r.text();
+  // Fastify's own 404 (`Route POST:/sim/v1/... not found`): the simulator API is not mounted yet.
+  if (r.status === 404 && text.includes('Route POST:/sim/v1')) {
+    (s.runtime.switch as unknown as { deviceAnswer(id: string): void }).deviceAnswer(deviceId);
+    return;
+  }
+  if (r.status >= 300) throw new Error(`sim answer ${deviceId}: ${r.status} ${text}`);
 }
