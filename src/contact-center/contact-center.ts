@@ -188,7 +188,7 @@ export class ContactCenter {
 
   private onOfferFailed(smdrCallId: string, agentExt: string, reason: string): void {
     const call = this.calls.get(smdrCallId);
-    if (!call || call.status !== 'offered' || call.agentExt !== agentExt) return;
+    if (call?.status !== 'offered' || call.agentExt !== agentExt) return;
     this.clearRingTimer(smdrCallId);
     this.missed(call, agentExt, reason);
   }
@@ -196,7 +196,7 @@ export class ContactCenter {
   private onRingNoAnswer(smdrCallId: string, agentExt: string): void {
     this.ringTimers.delete(smdrCallId);
     const call = this.calls.get(smdrCallId);
-    if (!call || call.status !== 'offered' || call.agentExt !== agentExt) return;
+    if (call?.status !== 'offered' || call.agentExt !== agentExt) return;
     this.sw.withdrawOffer(smdrCallId, agentExt, 'ringNoAnswer');
     if (call.status === 'offered' && call.agentExt === agentExt) this.missed(call, agentExt, 'no answer');
   }
@@ -450,7 +450,7 @@ export class ContactCenter {
   /** Click to call through an outbound queue: the queue gives the caller id. */
   dial(tenantId: number, ext: string, target: unknown, outboundQueueId: unknown): CcCallSnapshot {
     const from = this.deps.directory.extension(tenantId, ext);
-    if (!from || from.type !== 'userExt') throw invalid('INVALID_EXTENSION', 'Extension cannot dial');
+    if (from?.type !== 'userExt') throw invalid('INVALID_EXTENSION', 'Extension cannot dial');
     if (typeof target !== 'string' || !/^\+?[0-9*#]{1,32}$/.test(target.trim())) {
       throw invalid('INVALID_TARGET', 'target must be a number');
     }

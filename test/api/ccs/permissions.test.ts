@@ -144,8 +144,8 @@ const ROWS: Row[] = [
     n: '28',
     method: 'POST',
     path: `tenants/${ACME}/extensions/${ext('101')}`,
-    body: { request: 'dial', target: '+15550001234', outbound_queue_uuid: 'not-a-queue' },
-    allowed: ['100@1001', 400],
+    body: { request: 'dial', target: '+15550001234', outbound_queue_uuid: OQ },
+    allowed: ['100@1001', 200],
     refused: ['101@1001', 'admin'],
   },
 ];
