@@ -1,6 +1,7 @@
 import { CC_PERMISSIONS, type CcPermission } from '../core/permissions.js';
 import { hashSecret } from '../core/secrets.js';
 import { DEMO, demoUuid } from './demo-ids.js';
+import { demoProvisioning } from './demo-provisioning.js';
 import type {
   AgentSettings,
   CcTenant,
@@ -277,6 +278,7 @@ export function demoWorld(): StoredEntity[] {
   for (const [n, type, name] of acmeOptions) {
     add('presenceOption', { id: demoUuid('presenceOption', 1002_00 + n), tenantId: 1002, type, name });
   }
+  out.push(...demoProvisioning());
   return out;
 }
 

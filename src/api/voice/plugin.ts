@@ -14,6 +14,8 @@ import { PROBLEM_JSON, problem } from './hal/problem.js';
 import { registerResources } from './hal/resource.js';
 import { sendMessageResources } from './messages/send-message-resources.js';
 import { navigationResources } from './navigation/navigation-resources.js';
+import { provisioningResources } from './provisioning/index.js';
+import { mergeByPath } from './provisioning/merge.js';
 import { clientKey, principalOf, registerBasicAuth } from './request-auth.js';
 import { statusResources } from './status/status-resources.js';
 
@@ -25,6 +27,8 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   app.addHook('onClose', async () => stopFanout());
 
   registerProblemHandlers(app);
+  // Requests are JSON (spec: Media); anything else is 415.
+  app.removeContentTypeParser('text/plain');
   registerRestLimits(app, {
     limits: limitsFor(runtime),
     clientKey,
@@ -37,7 +41,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   registerEventSocket(app, runtime, sockets);
   registerResources(
     app,
-    [
+    mergeByPath([
       ...navigationResources,
       ...enumResources,
       ...subscriptionResources(sockets),
@@ -45,7 +49,8 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
       ...callResources,
       ...directoryResources,
       ...sendMessageResources,
-    ],
+      ...provisioningResources,
+    ]),
     { runtime, principalOf },
   );
 }

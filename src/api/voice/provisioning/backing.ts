@@ -41,27 +41,44 @@ export interface JsonKindOptions {
   partition?: readonly string[];
   /** The id comes from this wire field on create (a natural key such as `langCode`). */
   naturalKey?: boolean;
+  /** Only these records of the kind belong to the collection (static sites, a user's phones). */
+  select?: (e: GenericEntity, s: Scope) => boolean;
+  /** Model -> wire properties, for the typed kinds the switch reads (default: the record as is). */
+  toWire?: (e: GenericEntity) => Record<string, unknown>;
+  /** Validated wire fields -> model fields to store. */
+  fromWire?: (fields: Record<string, unknown>, s: Scope) => Record<string, unknown>;
+  /** The id of a new record (default: the next integer). */
+  newId?: (s: Scope, fields: Record<string, unknown>) => string;
 }
 
 export const byId = (a: { id: string }, b: { id: string }) =>
   a.id.localeCompare(b.id, 'en', { numeric: true });
 
 /** The next free integer id of a kind, as a string. */
-export function nextNumericId(existing: Iterable<string>): string {
+export function nextNumericId(existing: Iterable<string>, prefix = ''): string {
   let max = 0;
-  for (const id of existing) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
-  return String(max + 1);
+  for (const id of existing) {
+    const rest = id.startsWith(prefix) ? id.slice(prefix.length) : '';
+    if (/^\d+$/.test(rest)) max = Math.max(max, Number(rest));
+  }
+  return `${prefix}${max + 1}`;
 }
 
-/** Records of one generic directory kind, each one JSON row. */
+const asStored = ({ id: _id, tenantId: _t, ...rest }: GenericEntity): Record<string, unknown> => rest;
+
+/** Records of one directory kind, each one JSON row; typed kinds map their model through hooks. */
 export function jsonKindBacking(o: JsonKindOptions): Backing {
   const partition = o.partition ?? [];
+  const toWire = o.toWire ?? asStored;
+  const fromWire = o.fromWire ?? ((fields) => fields);
   const matches = (e: GenericEntity, s: Scope) =>
-    (!o.tenantScoped || e.tenantId === s.tenantId) && partition.every((p) => e[p] === s.params[p]);
-  const toRow = (e: GenericEntity): Row => {
-    const { id, tenantId, ...rest } = e;
-    return { id, props: { [o.idField]: id, ...(o.tenantScoped ? { tenantId } : {}), ...rest } };
-  };
+    (!o.tenantScoped || e.tenantId === s.tenantId) &&
+    partition.every((p) => e[p] === s.params[p]) &&
+    (o.select?.(e, s) ?? true);
+  const toRow = (e: GenericEntity): Row => ({
+    id: e.id,
+    props: { [o.idField]: e.id, ...(o.tenantScoped ? { tenantId: e.tenantId } : {}), ...toWire(e) },
+  });
   const stored = (s: Scope, id: string) => {
     const e = s.runtime.directory.get(o.kind, id);
     return e && matches(e, s) ? e : undefined;
@@ -80,28 +97,34 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
     async create(s, fields) {
       const dir = s.runtime.directory;
       const { [o.idField]: given, ...rest } = fields;
-      const id = o.naturalKey ? String(given) : nextNumericId(dir.list(o.kind).map((e) => e.id));
+      const id = o.naturalKey
+        ? String(given)
+        : (o.newId?.(s, fields) ?? nextNumericId(dir.list(o.kind).map((e) => e.id)));
       if (dir.get(o.kind, id)) {
         throw conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [
           { type: 'field', value: o.idField },
         ]);
       }
-      const record: GenericEntity = o.naturalKey ? { ...fields, id } : { id, ...rest };
+      const record: GenericEntity = { ...fromWire(o.naturalKey ? fields : rest, s), id };
       if (o.tenantScoped) record.tenantId = s.tenantId;
       for (const p of partition) record[p] = s.params[p];
-      await dir.put(o.kind, record);
+      await dir.put(o.kind, clean(record));
       return id;
     },
     async update(s, id, patch) {
       const e = stored(s, id)!;
       const { [o.idField]: _ignored, ...rest } = patch;
-      await s.runtime.directory.put(o.kind, { ...e, ...rest });
+      await s.runtime.directory.put(o.kind, clean({ ...e, ...fromWire(rest, s), id: e.id }));
     },
     async remove(s, id) {
       await s.runtime.directory.remove(o.kind, id);
     },
   };
 }
+
+/** JSON-clean copy: members set to undefined or null disappear, as they would through the database. */
+export const clean = <T>(v: T): T =>
+  JSON.parse(JSON.stringify(v, (_k, x) => (x === null ? undefined : x))) as T;
 
 /** A fixed, read-only set of records (phone models). */
 export function staticBacking(rows: () => Row[]): Backing {

@@ -31,7 +31,17 @@ export interface CollectionDef {
   fields: Fields;
   /** Properties an embedded, unexpanded element shows. */
   summary?: readonly string[];
-  rules: { read: AccessRule[]; create?: AccessRule[]; update?: AccessRule[]; remove?: AccessRule[] };
+  rules: {
+    read: AccessRule[];
+    /** Who may read the list, when narrower than `read`. */
+    list?: AccessRule[];
+    create?: AccessRule[];
+    update?: AccessRule[];
+    remove?: AccessRule[];
+  };
+  /** Another module serves GET of the item (and of the list, when `listGetElsewhere`). */
+  itemGetElsewhere?: boolean;
+  listGetElsewhere?: boolean;
   backing: Backing;
   refs?: Record<string, Ref>;
   /**
@@ -165,7 +175,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const listResource: ResourceDef = {
     path: def.listPath,
     verbs: {
-      GET: verb(rules.read, (ctx) => {
+      GET: verb(def.listGetElsewhere ? undefined : (rules.list ?? rules.read), (ctx) => {
         const s = scopeOf(ctx);
         const rows = backing.list(s).filter((r) => !ownedByOther(def, s, r));
         return {
@@ -194,7 +204,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const itemResource: ResourceDef = {
     path: def.itemPath,
     verbs: {
-      GET: verb(rules.read, (ctx) => {
+      GET: verb(def.itemGetElsewhere ? undefined : rules.read, (ctx) => {
         const s = scopeOf(ctx);
         return { entity: rowEntity(def, s, found(def, s, ctx.params[def.idField])) };
       }),

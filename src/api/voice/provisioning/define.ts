@@ -36,7 +36,11 @@ export function jsonCollection(o: JsonCollection): CollectionDef {
     listPath: o.listPath,
     itemPath: o.itemPath,
     idField: o.idField,
-    fields: { [o.idField]: idSpec, ...(o.tenantScoped ? { tenantId: f.int({ readOnly: true }) } : {}), ...o.fields },
+    fields: {
+      [o.idField]: idSpec,
+      ...(o.tenantScoped ? { tenantId: f.int({ readOnly: true }) } : {}),
+      ...o.fields,
+    },
     summary: o.summary,
     rules: {
       read: o.read,

@@ -77,7 +77,10 @@ function server(
   });
 }
 
-function checkDialPlanRules(s: Parameters<NonNullable<CollectionDef['check']>>[0], rec: Record<string, unknown>) {
+function checkDialPlanRules(
+  s: Parameters<NonNullable<CollectionDef['check']>>[0],
+  rec: Record<string, unknown>,
+) {
   const rules = (rec.rules ?? []) as { routeId?: string }[];
   rules.forEach((r, i) => {
     if (r.routeId && !SYSTEM.routes.backing.get(s, r.routeId)) {
@@ -313,9 +316,16 @@ export const SYSTEM: Record<string, CollectionDef> = {
     read: TBAM_SM,
     refs: refs({ brandDetail: ['brandDetailId', 'brandDetails'] }),
   }),
-  voicemailServers: server('voicemailServers', 'voicemailServer', 'voicemailservers', 'voicemailServerId', EM, {
-    mailboxCapacity: f.int({ min: 0, default: 1000 }),
-  }),
+  voicemailServers: server(
+    'voicemailServers',
+    'voicemailServer',
+    'voicemailservers',
+    'voicemailServerId',
+    EM,
+    {
+      mailboxCapacity: f.int({ min: 0, default: 1000 }),
+    },
+  ),
   carriers: jsonCollection({
     name: 'carriers',
     kind: 'carrier',
@@ -356,10 +366,17 @@ export const SYSTEM: Record<string, CollectionDef> = {
       maxParticipants: f.int({ min: 2, default: 100 }),
     },
   ),
-  rtpProxyServers: server('rtpProxyServers', 'rtpProxyServer', 'rtpproxyservers', 'rtpProxyServerId', TBAM_SM, {
-    portRangeStart: f.int({ min: 1024, max: 65535, default: 20000 }),
-    portRangeEnd: f.int({ min: 1024, max: 65535, default: 30000 }),
-  }),
+  rtpProxyServers: server(
+    'rtpProxyServers',
+    'rtpProxyServer',
+    'rtpproxyservers',
+    'rtpProxyServerId',
+    TBAM_SM,
+    {
+      portRangeStart: f.int({ min: 1024, max: 65535, default: 20000 }),
+      portRangeEnd: f.int({ min: 1024, max: 65535, default: 30000 }),
+    },
+  ),
   callpServers: server('callpServers', 'callpServer', 'callpservers', 'callpId', EM_TBAM, {
     active: f.bool({ default: true }),
   }),
