@@ -1,23 +1,31 @@
 import { randomUUID } from 'node:crypto';
 
+/** 2025-01-01T00:00:00Z: the epoch of call ids. */
+export const CALL_ID_EPOCH_MS = Date.UTC(2025, 0, 1);
+
 /**
  * Call ids (callObserverId, smdrCallId): decimal digit strings that are also safe JSON numbers.
- * Layout: (monotonic microsecond-ish counter) * 16 + node id. The counter starts at wall-clock
- * ms * 1000 when the process starts and never goes backwards, so ids stay unique across restarts
- * (unless a process made more than 1000 ids per millisecond for its whole life) and across up to
- * 16 cluster nodes. Max value stays below 2^53.
+ * Layout: (monotonic counter) * 16 + node id. The counter starts at (wall-clock ms since
+ * 2025-01-01) * 1000 when the process starts and never goes backwards, so ids stay unique across
+ * restarts (unless a process made more than 1000 ids per millisecond for its whole life) and
+ * across up to 16 cluster nodes. Values stay below 2^53 until about 2042.
  */
 export class CallIdGenerator {
   private last = 0;
 
-  constructor(private readonly nodeId = 0) {
+  constructor(
+    private readonly nodeId = 0,
+    private readonly wallClock: () => number = Date.now,
+  ) {
     if (nodeId < 0 || nodeId > 15) throw new RangeError('nodeId must be 0..15');
   }
 
   next(): string {
-    const base = Date.now() * 1000;
+    const base = (this.wallClock() - CALL_ID_EPOCH_MS) * 1000;
     this.last = Math.max(this.last + 1, base);
-    return String(this.last * 16 + this.nodeId);
+    const id = this.last * 16 + this.nodeId;
+    if (!Number.isSafeInteger(id)) throw new RangeError('call id space exhausted');
+    return String(id);
   }
 }
 
