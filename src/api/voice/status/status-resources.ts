@@ -191,7 +191,9 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
           rules: WATCHERS,
           handle: (ctx) => {
             const set = setOf(ctx);
+            // Presence describes users and locations; group tokens may name other extensions.
             const items = expandAccounts(set.accounts.presence, set.tenantId, ctx.runtime.directory)
+              .filter((e) => PRESENCE_EXTS(e.type))
               .map((e) => presenceOf(ctx, set.tenantId, e.ext))
               .filter((e): e is Entity => e !== undefined);
             return {
