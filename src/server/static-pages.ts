@@ -41,6 +41,8 @@ const CSP =
 export async function webPages(app: FastifyInstance, _opts: { runtime: Runtime }) {
   for (const { prefix, folder } of WEB_MOUNTS) {
     const root = resolve(WEB_ROOT, folder);
+    // ignoreTrailingSlash turns `/console/` into `/console`, which `/console/*` does not match.
+    app.get(prefix.slice(0, -1), (req, reply) => serveFile(req, reply, root, ''));
     app.get(`${prefix}*`, (req, reply) => serveFile(req, reply, root, (req.params as { '*': string })['*']));
   }
   app.get('/', (_req, reply) => reply.redirect('/console/'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type BrowserFixture, browserFixture } from './browser.js';
+import { type BrowserFixture, browserFixture, text } from './browser.js';
 
 describe('contact-center test pages', () => {
   let fx: BrowserFixture;
@@ -18,15 +18,15 @@ describe('contact-center test pages', () => {
     await page.fill('#endpoint', 'tenants');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('#responseBody', { hasText: '"items"' }).waitFor();
-    const body = JSON.parse(await page.locator('#responseBody').innerText());
+    const body = JSON.parse(await text(page.locator('#responseBody')));
     assert.equal(body.success, true);
     assert.ok(
       body.items.some((t: { platform_tenant_name: string }) => t.platform_tenant_name === 'Acme Corp'),
     );
-    assert.match(await page.locator('#responseHeaders').innerText(), /^HTTP 200/);
+    assert.match(await text(page.locator('#responseHeaders')), /^HTTP 200/);
     await fx.shot(page, 'apitest');
     await page.getByRole('button', { name: 'Clear' }).click();
-    assert.equal(await page.locator('#responseBody').innerText(), '');
+    assert.equal(await text(page.locator('#responseBody')), '');
   });
 
   test('apitest: a tenant user is refused a telco endpoint and sees the error body', async () => {
@@ -39,14 +39,14 @@ describe('contact-center test pages', () => {
     await page.fill('#endpoint', 'products/');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('#responseHeaders', { hasText: 'HTTP 403' }).waitFor();
-    assert.equal(JSON.parse(await page.locator('#responseBody').innerText()).success, false);
+    assert.equal(JSON.parse(await text(page.locator('#responseBody'))).success, false);
   });
 
   test('wstest: connect with a token and list the connect response', async () => {
     const page = await fx.page('/6/restapi/wstest.html');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.locator('#eventList li[data-direction="received"]', { hasText: 'response connect' }).waitFor();
-    const first = await page.locator('#eventList li[data-direction="received"] pre').first().innerText();
+    const first = await text(page.locator('#eventList li[data-direction="received"] pre').first());
     assert.deepEqual(JSON.parse(first), { response: 'connect', success: true });
     assert.equal(await page.getByRole('button', { name: 'Subscribe' }).isEnabled(), true);
     await fx.shot(page, 'wstest');

@@ -71,3 +71,8 @@ export async function browserFixture(): Promise<BrowserFixture> {
     },
   };
 }
+
+/** The text of the element a locator names ('' when it has none). */
+export async function text(locator: { textContent(): Promise<string | null> }): Promise<string> {
+  return (await locator.textContent()) ?? '';
+}

@@ -157,13 +157,48 @@ export function templateVariables(template) {
   return out;
 }
 
-/** Pretty JSON, or the text as is. */
+/**
+ * Pretty JSON, or the text as is. Re-indents the text itself rather than parsing it, so large
+ * numeric ids are shown exactly as the server sent them.
+ */
 export function pretty(text) {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    JSON.parse(text);
   } catch {
     return text;
   }
+  let out = '';
+  let depth = 0;
+  let inString = false;
+  const newline = () => `\n${'  '.repeat(depth)}`;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      let j = i + 1;
+      while (/\s/.test(text[j] ?? '')) j++;
+      if (text[j] === close) {
+        out += c + close;
+        i = j;
+      } else {
+        depth++;
+        out += c + newline();
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += newline() + c;
+    } else if (c === ',') out += `,${newline()}`;
+    else if (c === ':') out += ': ';
+    else if (!/\s/.test(c)) out += c;
+  }
+  return out;
 }
 
 export function timeOfDay(d = new Date()) {

@@ -1,5 +1,5 @@
 // The resource graph: the live root, v1 root and uridictionary, drawn as a tree in SVG.
-import { $, fill, h, setStatus, topBar, voiceClient } from '/assets/tools.js';
+import { $, fill, setStatus, topBar, voiceClient } from '/assets/tools.js';
 
 topBar('Resource graph');
 const SVG = 'http://www.w3.org/2000/svg';
@@ -45,7 +45,10 @@ function linksOf(doc) {
 /** Builds the tree: /api → its links; /api/v1 → its relations; dictionary templates under the resource they extend. */
 export function buildGraph(root, v1, dictionary) {
   const nodes = [];
-  const add = (node) => (nodes.push({ ...node, children: [] }), nodes.at(-1));
+  const add = (node) => {
+    nodes.push({ ...node, children: [] });
+    return nodes.at(-1);
+  };
   const api = add({ id: 'api', name: '/api', href: '/api', kind: 'root' });
   let v1Node = null;
   for (const { rel, href } of linksOf(root)) {
@@ -163,10 +166,11 @@ function draw({ root, nodes }) {
     const openIt = () =>
       window.open(`/api/browser/browser.html#${encodeURIComponent(n.href)}`, '_blank', 'noopener');
     g.addEventListener('click', openIt);
-    g.addEventListener(
-      'keydown',
-      (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), openIt()),
-    );
+    g.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      openIt();
+    });
     boxes.append(g);
   }
   svg.append(edges, boxes);

@@ -11,7 +11,7 @@ let events = 0;
 const tenantOf = (username) => /@(\d+)(\.ID)?$/.exec(username)?.[1];
 function defaultAccounts() {
   const t = tenantOf($('#username').value);
-  $('#callAccounts').value = t ? `ALL@${t}` : '';
+  $('#callAccounts').value = t ? 'ALL' : '';
   $('#presenceAccounts').value = t ? `ALL_USERS@${t}` : '';
 }
 defaultAccounts();
