@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -47,11 +47,15 @@ export async function browserFixture(): Promise<BrowserFixture> {
   }
   mkdirSync(ARTIFACTS, { recursive: true });
   const errors: string[] = [];
+  // One page at a time: the voice WebSocket allows one connection per user and address.
+  let current: BrowserContext | null = null;
   return {
     server,
     browser,
     async page(path) {
+      await current?.close();
       const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+      current = context;
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
       page.on('console', (m) => {

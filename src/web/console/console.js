@@ -38,7 +38,7 @@ async function act(label, run) {
   const ok = res.ok;
   const detail = ok
     ? ''
-    : ` — ${res.status} ${res.json?.detail ?? res.json?.reason ?? res.json?.message ?? res.text ?? ''}`;
+    : ` — ${res.status} ${res.json?.detail ?? res.json?.reason ?? res.json?.error?.message ?? res.json?.message ?? res.text ?? ''}`;
   setStatus($('#actionStatus'), `${label}: ${ok ? 'done' : 'failed'}${detail}`, ok ? 'ok' : 'bad');
   scheduleRefresh();
   return res;
@@ -168,7 +168,7 @@ async function refresh() {
   state.sim = sim.ok ? sim.json : null;
   state.simError = sim.ok
     ? null
-    : `The simulator answered ${sim.status} (${sim.json?.message ?? sim.json?.detail ?? 'is it on?'}).`;
+    : `The simulator answered ${sim.status} (${sim.json?.error?.message ?? sim.json?.message ?? 'is it on?'}).`;
   state.presence = new Map(
     (presence.json?._embedded?.presenceStatus ?? []).map((p) => [p.accountId.split('@')[0], p]),
   );

@@ -44,7 +44,26 @@ export function createSources({ simUser, simPass, tenantUser, tenantPass }) {
 
   /** Voice events for ALL accounts of the tenant: socket, set, subscriptions. onEvent(frame). */
   function voiceEvents(tenantId, onEvent, onStatus) {
+    let stopped = false;
+    let current = null;
+    let attempt = 0;
+    const connect = () => {
+      if (stopped) return;
+      current = subscribeAll(tenantId, onEvent, onStatus, (opened) => {
+        // A refused upgrade (e.g. the previous socket of this user not yet closed) is retried.
+        if (!stopped && !opened && attempt++ < 5) setTimeout(connect, 500 * attempt);
+      });
+    };
+    connect();
+    return () => {
+      stopped = true;
+      current?.close(1000, 'console closed');
+    };
+  }
+
+  function subscribeAll(tenantId, onEvent, onStatus, onClose) {
     const ws = openVoiceSocket(tenantUser, tenantPass);
+    let opened = false;
     let keepAlive = null;
     ws.onmessage = async (m) => {
       let msg;
@@ -72,13 +91,15 @@ export function createSources({ simUser, simPass, tenantUser, tenantPass }) {
       } else if (msg.event) onEvent(msg);
     };
     ws.onopen = () => {
+      opened = true;
       keepAlive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('keepalive'), 30_000);
     };
     ws.onclose = (ev) => {
       clearInterval(keepAlive);
       onStatus(`voice events: closed (${ev.code})`, false);
+      onClose(opened);
     };
-    return () => ws.close(1000, 'console closed');
+    return ws;
   }
 
   /** Contact-center events: connect with the tenant admin's token. */

@@ -180,6 +180,8 @@ function legActions(leg, tenantLegs, state, act) {
       ),
     ];
   }
+  const person = state.extensions.find((e) => `${e.extension}@${state.tenantId}` === leg.account);
+  if (!person || (person.extensionType !== 'userExt' && person.extensionType !== 'locationExt')) return [];
   const held = tenantLegs.find(
     (l) => l.account === leg.account && l.callObserverId !== leg.callObserverId && l.state === 'held',
   );
