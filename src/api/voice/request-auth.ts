@@ -26,12 +26,21 @@ export function clientKey(req: FastifyRequest): string {
   return `${credentialsOf(req)?.username ?? ''}\u0000${req.ip}`;
 }
 
+/** Parsed once per request: the limits layer and the auth hook both need them. */
+const parsed = new WeakMap<FastifyRequest, { username: string; secret: string } | null>();
+
+function credentialsOf(req: FastifyRequest): { username: string; secret: string } | null {
+  let creds = parsed.get(req);
+  if (creds === undefined) parsed.set(req, (creds = readCredentials(req)));
+  return creds;
+}
+
 /**
  * Browsers cannot set Authorization on a WebSocket, so an upgrade may carry the same Basic
  * credentials as subprotocols `switchboard, basic.<base64url(username:password)>` (docs/browser-tools.md).
  * The server answers with the first offered protocol, so the credentials are not echoed.
  */
-function credentialsOf(req: FastifyRequest): { username: string; secret: string } | null {
+function readCredentials(req: FastifyRequest): { username: string; secret: string } | null {
   const header = parseBasic(req.headers.authorization);
   if (header || req.headers.upgrade?.toLowerCase() !== 'websocket') return header;
   const offered = req.headers['sec-websocket-protocol']?.split(',') ?? [];

@@ -153,3 +153,26 @@ describe('limits', () => {
     }
   });
 });
+
+describe('limits bookkeeping', () => {
+  test('a waiting request whose client gives up does not leak its slot', async () => {
+    const s = await startTestServer({ limitPerClient: 1, busyDelayMs: 2_000 });
+    try {
+      const { limitsFor } = await import('../../../src/api/limits/index.js');
+      const held = heldRequest(s, BOB);
+      await new Promise((r) => setTimeout(r, 50));
+      const abort = new AbortController();
+      const waiting = s.fetch('/api', { auth: BOB, signal: abort.signal }).catch(() => 'aborted');
+      await new Promise((r) => setTimeout(r, 50));
+      abort.abort();
+      assert.equal(await waiting, 'aborted');
+      held.abort();
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(limitsFor(s.runtime).requests.inFlight(), 0);
+      assert.equal((await getJson(s, '/api', BOB)).status, 200);
+      assert.equal(limitsFor(s.runtime).requests.inFlight(), 0);
+    } finally {
+      await s.stop();
+    }
+  });
+});
