@@ -25,7 +25,11 @@ export function behaviour(core: Core, number: string): Required<PstnBehaviour> {
   return { ...DEFAULT_PSTN_BEHAVIOUR, ...core.pstnNumbers.get(outsideNumber(number)) };
 }
 
-export function setBehaviour(core: Core, number: string, b: PstnBehaviour): void {
+export function setBehaviour(
+  core: Core,
+  number: string,
+  b: PstnBehaviour,
+): PstnBehaviour & { number: string } {
   if (!PHONE_NUMBER.test(number.trim())) throw invalid('INVALID_NUMBER', `Not a phone number: ${number}`);
   if (b.answer !== 'manual' && b.answer !== 'auto')
     throw invalid('INVALID_ANSWER', 'answer must be manual or auto');
@@ -38,7 +42,9 @@ export function setBehaviour(core: Core, number: string, b: PstnBehaviour): void
   const stored: PstnBehaviour = { answer: b.answer };
   if (after !== undefined) stored.answerAfterMs = after;
   if (b.busy !== undefined) stored.busy = b.busy;
-  core.pstnNumbers.set(outsideNumber(number), stored);
+  const key = outsideNumber(number);
+  core.pstnNumbers.set(key, stored);
+  return { number: key, ...stored };
 }
 
 /** The caller dials an outside number: a PSTN leg alerts, answering per the number's behaviour. */

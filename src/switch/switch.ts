@@ -312,8 +312,9 @@ export class Switch {
     return [...this.core.reg.pstn.values()].map(outside.pstnView);
   }
 
-  setPstnNumber(number: string, b: PstnBehaviour): void {
-    outside.setBehaviour(this.core, number, b);
+  /** How an outside number behaves when called; returns what was stored, under the canonical number. */
+  setPstnNumber(number: string, b: PstnBehaviour): PstnBehaviour & { number: string } {
+    return outside.setBehaviour(this.core, number, b);
   }
 
   snapshot(): SimState {

@@ -1,5 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
+import { requireTelcoAdmin } from './auth.js';
+import { controlRoutes } from './control-routes.js';
+import { deviceRoutes } from './device-routes.js';
+import { registerSimErrors } from './errors.js';
+import { pstnRoutes } from './pstn-routes.js';
 
-/** PLACEHOLDER: routes arrive with their issue. */
-export async function simApi(_app: FastifyInstance, _opts: { runtime: Runtime }) {}
+/**
+ * The simulator control API (DESIGN §4), mounted at /sim/v1: phones, outside callers and time,
+ * for tests and the console. Telco-admin Basic auth; errors as `{error: {code, message}}`.
+ */
+export async function simApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+  registerSimErrors(app);
+  // Bodyless POSTs are common here (answer, hangup, reset): an empty JSON body is no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  requireTelcoAdmin(app, opts.runtime);
+  // Only the runtime: the options of this plugin also carry its prefix.
+  const routes = { runtime: opts.runtime };
+  await app.register(controlRoutes, routes);
+  await app.register(deviceRoutes, routes);
+  await app.register(pstnRoutes, routes);
+}
