@@ -44,7 +44,7 @@ export interface JsonKindOptions {
   /** Only these records of the kind belong to the collection (static sites, a user's phones). */
   select?: (e: GenericEntity, s: Scope) => boolean;
   /** Model -> wire properties, for the typed kinds the switch reads (default: the record as is). */
-  toWire?: (e: GenericEntity) => Record<string, unknown>;
+  toWire?: (e: GenericEntity, s: Scope) => Record<string, unknown>;
   /** Validated wire fields -> model fields to store. */
   fromWire?: (fields: Record<string, unknown>, s: Scope) => Record<string, unknown>;
   /** The id of a new record (default: the next integer). */
@@ -75,9 +75,9 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
     (!o.tenantScoped || e.tenantId === s.tenantId) &&
     partition.every((p) => e[p] === s.params[p]) &&
     (o.select?.(e, s) ?? true);
-  const toRow = (e: GenericEntity): Row => ({
+  const toRow = (e: GenericEntity, s: Scope): Row => ({
     id: e.id,
-    props: { [o.idField]: e.id, ...(o.tenantScoped ? { tenantId: e.tenantId } : {}), ...toWire(e) },
+    props: { [o.idField]: e.id, ...(o.tenantScoped ? { tenantId: e.tenantId } : {}), ...toWire(e, s) },
   });
   const stored = (s: Scope, id: string) => {
     const e = s.runtime.directory.get(o.kind, id);
@@ -89,10 +89,10 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
         .list(o.kind, o.tenantScoped ? s.tenantId : undefined)
         .filter((e) => matches(e, s))
         .sort(byId)
-        .map(toRow),
+        .map((e) => toRow(e, s)),
     get: (s, id) => {
       const e = stored(s, id);
-      return e && toRow(e);
+      return e && toRow(e, s);
     },
     async create(s, fields) {
       const dir = s.runtime.directory;

@@ -44,19 +44,31 @@ const phoneFields = {
   siteAssignment: f.enum('phoneSiteAssignmentType', { default: 'static', adminOnly: true }),
 };
 
+/** Registration is live switch state (the simulator or a SIP edge logs phones in), read once per request. */
+const registeredBySwitch = new WeakMap<Scope, Set<string>>();
+function registeredDevices(s: Scope): Set<string> {
+  let set = registeredBySwitch.get(s);
+  if (!set) {
+    const devices = s.runtime.switch.snapshot().devices;
+    set = new Set(devices.filter((d) => d.registered).map((d) => d.deviceId));
+    registeredBySwitch.set(s, set);
+  }
+  return set;
+}
+
 const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
   jsonKindBacking({
     kind: 'device',
     idField: 'phoneId',
     tenantScoped: true,
     select: select as never,
-    toWire: (e) => {
+    toWire: (e, s) => {
       const d = e as unknown as Device & { siteAssignment?: string };
       return {
         ownerExtension: d.ownerExt,
         model: d.model,
         macAddress: d.macAddress,
-        registered: d.registered,
+        registered: registeredDevices(s).has(d.id),
         lineCount: d.lineCount,
         acceptsReinvite: d.acceptsReinvite,
         sendsReinvite: d.sendsReinvite,
