@@ -170,6 +170,7 @@ export function describeField(spec: FieldSpec): string {
     spec.readOnly ? 'read-only' : '',
     spec.writeOnly ? 'write-only' : '',
     spec.adminOnly ? 'admin-only' : '',
+    spec.default !== undefined ? `default ${JSON.stringify(spec.default)}` : '',
   ].filter(Boolean);
   const type = (() => {
     switch (spec.type) {

@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { describeProvisioning } from '../../../src/api/voice/provisioning/describe.js';
+
+test('docs/provisioning.md carries the reference generated from the resource tables', () => {
+  const doc = readFileSync(new URL('../../../docs/provisioning.md', import.meta.url), 'utf8');
+  const start = doc.indexOf('<!-- generated:start -->\n');
+  const end = doc.indexOf('\n<!-- generated:end -->');
+  assert.ok(start >= 0 && end > start, 'the generated section is marked');
+  const inDoc = doc.slice(start + '<!-- generated:start -->\n'.length, end).trim();
+  assert.equal(inDoc, describeProvisioning().trim(), 'regenerate with describeProvisioning()');
+});
