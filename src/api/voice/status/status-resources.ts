@@ -1,5 +1,6 @@
 import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { AccessRule } from '../../../core/permissions.js';
+import type { Extension } from '../../../directory/model.js';
 import type { ParkLocationStatus, PresenceStatus } from '../../../switch/types.js';
 import { expandAccounts } from '../events/account-rules.js';
 import type { SubscriptionSet } from '../events/subscriptions.js';
@@ -70,6 +71,50 @@ function parkStatusOf(ctx: Ctx, tenantId: number, n: number): Entity | undefined
 
 const PRESENCE_EXTS = (type: string) => type === 'userExt' || type === 'locationExt';
 
+/** Presence of the users and locations among `exts` (group tokens may name other extensions). */
+function presenceList(
+  ctx: Ctx,
+  tenantId: number,
+  exts: Extension[],
+  self: string,
+  props?: Record<string, unknown>,
+) {
+  const items = exts
+    .filter((e) => PRESENCE_EXTS(e.type))
+    .map((e) => presenceOf(ctx, tenantId, e.ext))
+    .filter((e): e is Entity => e !== undefined);
+  return {
+    entity: listEntity(ctx, {
+      name: 'presenceStatus',
+      schema: PRESENCE_SCHEMA,
+      items,
+      props,
+      links: { self: link(self) },
+    }),
+  };
+}
+
+function parkList(
+  ctx: Ctx,
+  tenantId: number,
+  numbers: number[],
+  self: string,
+  props?: Record<string, unknown>,
+) {
+  const items = numbers
+    .map((n) => parkStatusOf(ctx, tenantId, n))
+    .filter((e): e is Entity => e !== undefined);
+  return {
+    entity: listEntity(ctx, {
+      name: 'parkLocationStatus',
+      schema: PARK_SCHEMA,
+      items,
+      props,
+      links: { self: link(self) },
+    }),
+  };
+}
+
 /** The status resources a client reads before relying on events. */
 export function statusResources(sockets: VoiceSockets): ResourceDef[] {
   const setOf = (ctx: Ctx): SubscriptionSet => {
@@ -114,22 +159,13 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: ['ST:CC', 'TA'],
-          handle: (ctx) => {
-            const tenantId = ctx.tenantId!;
-            const items = ctx.runtime.directory
-              .extensions(tenantId)
-              .filter((e) => PRESENCE_EXTS(e.type))
-              .map((e) => presenceOf(ctx, tenantId, e.ext))
-              .filter((e): e is Entity => e !== undefined);
-            return {
-              entity: listEntity(ctx, {
-                name: 'presenceStatus',
-                schema: PRESENCE_SCHEMA,
-                items,
-                links: { self: link(`/api/v1/presencestatus/tenants/${tenantId}/extensions`) },
-              }),
-            };
-          },
+          handle: (ctx) =>
+            presenceList(
+              ctx,
+              ctx.tenantId!,
+              ctx.runtime.directory.extensions(ctx.tenantId!),
+              `/api/v1/presencestatus/tenants/${ctx.tenantId}/extensions`,
+            ),
         },
       },
     },
@@ -138,21 +174,13 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
-          handle: (ctx) => {
-            const tenantId = ctx.tenantId!;
-            const items = ctx.runtime.directory
-              .parkLocations(tenantId)
-              .map((n) => parkStatusOf(ctx, tenantId, n))
-              .filter((e): e is Entity => e !== undefined);
-            return {
-              entity: listEntity(ctx, {
-                name: 'parkLocationStatus',
-                schema: PARK_SCHEMA,
-                items,
-                links: { self: link(`/api/v1/presencestatus/tenants/${tenantId}/parklocations`) },
-              }),
-            };
-          },
+          handle: (ctx) =>
+            parkList(
+              ctx,
+              ctx.tenantId!,
+              ctx.runtime.directory.parkLocations(ctx.tenantId!),
+              `/api/v1/presencestatus/tenants/${ctx.tenantId}/parklocations`,
+            ),
         },
       },
     },
@@ -191,20 +219,13 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
           rules: WATCHERS,
           handle: (ctx) => {
             const set = setOf(ctx);
-            // Presence describes users and locations; group tokens may name other extensions.
-            const items = expandAccounts(set.accounts.presence, set.tenantId, ctx.runtime.directory)
-              .filter((e) => PRESENCE_EXTS(e.type))
-              .map((e) => presenceOf(ctx, set.tenantId, e.ext))
-              .filter((e): e is Entity => e !== undefined);
-            return {
-              entity: listEntity(ctx, {
-                name: 'presenceStatus',
-                schema: PRESENCE_SCHEMA,
-                items,
-                props: { subscriptionSetId: set.id },
-                links: { self: link(`/api/v1/presencestatus/${set.webSocketId}/subscriptionsets/${set.id}`) },
-              }),
-            };
+            return presenceList(
+              ctx,
+              set.tenantId,
+              expandAccounts(set.accounts.presence, set.tenantId, ctx.runtime.directory),
+              `/api/v1/presencestatus/${set.webSocketId}/subscriptionsets/${set.id}`,
+              { subscriptionSetId: set.id },
+            );
           },
         },
       },
@@ -216,27 +237,17 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
           rules: WATCHERS,
           handle: (ctx) => {
             const set = setOf(ctx);
-            const all = ctx.runtime.directory.parkLocations(set.tenantId);
             const numbers =
               set.parkScope === 'all'
-                ? all
+                ? ctx.runtime.directory.parkLocations(set.tenantId)
                 : [...set.accounts.park].map((a) => Number(/^PL(\d+)@/.exec(a)![1]));
-            const items = numbers
-              .map((n) => parkStatusOf(ctx, set.tenantId, n))
-              .filter((e): e is Entity => e !== undefined);
-            return {
-              entity: listEntity(ctx, {
-                name: 'parkLocationStatus',
-                schema: PARK_SCHEMA,
-                items,
-                props: { subscriptionSetId: set.id, scope: set.parkScope },
-                links: {
-                  self: link(
-                    `/api/v1/presencestatus/parklocationstatus/ws/${set.webSocketId}/subscriptionsets/${set.id}`,
-                  ),
-                },
-              }),
-            };
+            return parkList(
+              ctx,
+              set.tenantId,
+              numbers,
+              `/api/v1/presencestatus/parklocationstatus/ws/${set.webSocketId}/subscriptionsets/${set.id}`,
+              { subscriptionSetId: set.id, scope: set.parkScope },
+            );
           },
         },
       },
