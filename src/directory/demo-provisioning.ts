@@ -7,7 +7,7 @@ import type { ProvisioningKind } from './provisioning-model.js';
  */
 export function demoProvisioning(): StoredEntity[] {
   const out: StoredEntity[] = [];
-  const add = (kind: ProvisioningKind, data: GenericEntity) =>
+  const add = (kind: ProvisioningKind | 'site', data: GenericEntity) =>
     out.push({ kind, id: data.id, tenantId: data.tenantId ?? null, data });
 
   const languages: [string, string][] = [
@@ -213,6 +213,15 @@ export function demoProvisioning(): StoredEntity[] {
     description: 'Nightly backup',
   });
 
+  add('site', {
+    id: 'site-1001-remote',
+    tenantId: 1001,
+    name: 'Acme remote workers',
+    kind: 'dynamic',
+    subnet: '10.20.0.0/16',
+    address: '',
+    timezone: 'America/New_York',
+  });
   add('businessHoursProfile', {
     id: '1',
     tenantId: 1001,

@@ -201,3 +201,58 @@ describe('provisioning relations', () => {
     assert.equal(notEmpty.status, 409, 'a tenant with extensions is deactivated, not deleted');
   });
 });
+
+/** Example ids of the demo world for the uridictionary's configuration templates. */
+const DEMO_IDS: Record<string, string> = {
+  tenantId: '1001',
+  extension: '101',
+  phoneId: 'ph1001-101',
+  didId: 'did-1001-0100',
+  callGroupId: '600',
+  acdId: '500',
+  autoAttendantId: '700',
+  externalContactId: '1',
+  businessHourId: '1',
+  keyProfileId: '1',
+  callPermissionProfileId: '1',
+  callpId: '1',
+};
+/** Templates whose variable names a record of another kind than the shared example. */
+const PER_TEMPLATE: Record<string, Record<string, string>> = {
+  'v1:location': { extension: '150' },
+  'v1:staticSite': { siteId: 'site-1001-hq' },
+  'v1:dynamicSite': { siteId: 'site-1001-remote' },
+};
+const SKIPPED = /callObserverId|webSocketId|accountId|deviceId/;
+
+describe('the uridictionary’s configuration templates', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => s.stop());
+
+  test('every configuration template a requester sees leads to a record', async () => {
+    let followed = 0;
+    for (const who of [ADMIN, OPERATOR, ALICE]) {
+      const dict = await call(s, 'GET', '/api/v1/uridictionary', who);
+      assert.equal(dict.status, 200);
+      for (const [rel, l] of Object.entries(
+        dict.body._links as Record<string, { href: string; templated?: boolean }>,
+      )) {
+        if (!rel.startsWith('v1:') || SKIPPED.test(l.href) || rel.includes('presence')) continue;
+        // Filled with a tenant admin's own extension, which is a user, not a location.
+        if (rel === 'v1:location' && !l.templated) continue;
+        const vars = { ...DEMO_IDS, ...PER_TEMPLATE[rel] };
+        const href = l.href.replace(
+          /\{(\w+)\}/g,
+          (whole, name: string) => vars[name] ?? (/Id$/.test(name) ? '1' : whole),
+        );
+        const r = await call(s, 'GET', href, who);
+        assert.equal(r.status, 200, `${who} ${rel} ${href}: ${r.text.slice(0, 200)}`);
+        followed++;
+      }
+    }
+    assert.ok(followed >= 40, `followed ${followed} templates`);
+  });
+});
