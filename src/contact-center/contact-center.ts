@@ -22,6 +22,8 @@ import type {
   QueueStats,
 } from './types.js';
 
+const ENDED_KEPT = 1000;
+
 export interface ContactCenterDeps {
   directory: Directory;
   clock: Clock;
@@ -40,6 +42,11 @@ export class ContactCenter {
   private readonly agents = new AgentBook();
   /** Live contact-center calls, and ended ones until their durable record is written. */
   private readonly calls = new Map<string, CcCall>();
+  /**
+   * Recently ended calls, newest last: served until their durable record is readable, so a client
+   * that reads a call right after ending it finds it.
+   */
+  private readonly ended = new Map<string, CcCall>();
   private readonly ringTimers = new Map<string, TimerHandle>();
   private readonly texts: TextCounterStore;
   private distributing = false;
@@ -340,6 +347,25 @@ export class ContactCenter {
       .map((c) => c.snapshot(now));
   }
 
+  /** Ended contact-center calls still held in memory (the durable record may lag a moment). */
+  endedCalls(tenantId: number): CcCallSnapshot[] {
+    const now = this.now;
+    return [...this.ended.values()].filter((c) => c.tenantId === tenantId).map((c) => c.snapshot(now));
+  }
+
+  endedCall(tenantId: number, smdrCallId: string): CcCallSnapshot | undefined {
+    const c = this.ended.get(smdrCallId);
+    return c && c.tenantId === tenantId ? c.snapshot(this.now) : undefined;
+  }
+
+  private retire(smdrCallId: string): void {
+    const c = this.calls.get(smdrCallId);
+    if (!c) return;
+    this.calls.delete(smdrCallId);
+    this.ended.set(smdrCallId, c);
+    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
+  }
+
   liveCall(tenantId: number, smdrCallId: string): CcCallSnapshot | undefined {
     const c = this.calls.get(smdrCallId);
     return c && c.tenantId === tenantId && c.status !== 'ended' ? c.snapshot(this.now) : undefined;
@@ -492,7 +518,7 @@ export class ContactCenter {
     if (e.type === 'callEnded') {
       this.finish(e.smdrCallId, e.at, 'call ended');
       // The durable record has taken the details (the writer runs first); drop them soon.
-      queueMicrotask(() => this.calls.delete(e.smdrCallId));
+      queueMicrotask(() => this.retire(e.smdrCallId));
       return;
     }
     if (e.type !== 'call') return;
@@ -575,6 +601,7 @@ export class ContactCenter {
     }
     this.agents.clear();
     this.calls.clear();
+    this.ended.clear();
     await this.texts.clear();
   }
 

@@ -203,7 +203,8 @@ function destination(c: CcCallSnapshot) {
   return { type: 'phone', number: c.called.number, name: c.called.name };
 }
 
-function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
+/** A contact-center call, in the list item shape (finished, or the base of the in-progress shape). */
+export function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
   const end = c.endedAt ?? now;
   return {
     id: c.smdrCallId,

@@ -15,6 +15,28 @@ const CALL_ID = /^\d{1,20}$/;
 export function callRoutes(app: FastifyInstance, runtime: Runtime) {
   const { directory, contactCenter, callRecords } = runtime;
 
+  /** Finished calls, newest first: durable records, plus ended calls whose record is still being written. */
+  async function finishedCalls(
+    tenantId: number,
+    tz: string,
+    range: { fromMs?: number; toMs?: number; limit?: number } = {},
+  ) {
+    const records = await callRecords.find({ tenantId, ...range });
+    const recorded = new Set(records.map((r) => r.smdrCallId));
+    const inRange = (at: number) =>
+      (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
+    return [
+      ...records.map((r) => ({ startedAt: r.startedAt, body: render.recordedCall(directory, r, tz) })),
+      ...contactCenter
+        .endedCalls(tenantId)
+        .filter((c) => !recorded.has(c.smdrCallId) && inRange(c.startedAt))
+        .map((c) => ({
+          startedAt: c.startedAt,
+          body: render.ccCallBody(directory, c, tz, c.endedAt ?? c.startedAt),
+        })),
+    ].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
   // 19
   app.get('/api/calls', async (req) => {
     useSuccessTrue400(req);
@@ -25,12 +47,10 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     const tz = t.cc.timezone;
     const live = contactCenter.liveCalls(t.tenantId);
     const liveIds = new Set(live.map((c) => c.smdrCallId));
-    const records = (await callRecords.find({ tenantId: t.tenantId })).filter(
-      (r) => !liveIds.has(r.smdrCallId),
-    );
+    const finished = (await finishedCalls(t.tenantId, tz)).filter((c) => !liveIds.has(c.body.id));
     const items = [
       ...live.map((c) => render.liveCall(directory, c, tz, now)),
-      ...records.map((r) => render.recordedCall(directory, r, tz)),
+      ...finished.map((c) => c.body),
     ];
     return { success: true, total: String(items.length), items };
   });
@@ -65,9 +85,9 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
       .liveCalls(t.tenantId)
       .filter((c) => same(c.calling.number, calling) && same(c.called.number, called) && inRange(c.startedAt))
       .map((c) => ({ startedAt: c.startedAt, body: render.liveCall(directory, c, tz, now) }));
-    const records = (await callRecords.find({ tenantId: t.tenantId, fromMs, toMs, limit: 5000 }))
-      .map((r) => ({ startedAt: r.startedAt, body: render.recordedCall(directory, r, tz) }))
-      .filter((c) => same(c.body.calling.number, calling) && same(c.body.called.number, called));
+    const records = (await finishedCalls(t.tenantId, tz, { fromMs, toMs, limit: 5000 })).filter(
+      (c) => same(c.body.calling.number, calling) && same(c.body.called.number, called),
+    );
     const best = [...live, ...records].sort((a, b) => b.startedAt - a.startedAt)[0];
     if (!best) throw notFoundError();
     return render.searchResult({ ...best.body, startedAt: best.startedAt }, tz);
@@ -84,8 +104,10 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     const live = contactCenter.liveCall(t.tenantId, req.params.id);
     if (live) return render.liveCall(directory, live, tz, runtime.clock.now());
     const r = await callRecords.get(t.tenantId, req.params.id);
-    if (!r) throw notFoundError();
-    return { success: true, ...render.recordedCall(directory, r, tz) };
+    if (r) return { success: true, ...render.recordedCall(directory, r, tz) };
+    const ended = contactCenter.endedCall(t.tenantId, req.params.id);
+    if (!ended) throw notFoundError();
+    return { success: true, ...render.ccCallBody(directory, ended, tz, ended.endedAt ?? ended.startedAt) };
   });
 
   // 22-27: selected by `request`.

@@ -104,6 +104,11 @@ describe('the ACD story on the virtual clock', () => {
     assert.equal(notWaiting.body.success, false);
 
     assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'kill' })).status, 200);
+    // Readable at once, even while its durable record is being written.
+    const right = await acmeAdmin.get(`calls/${id}`);
+    assert.equal(right.status, 200);
+    assert.equal(right.body.type, undefined);
+    assert.equal(right.body.outcome, 'Answered');
     const ended = await supervisor.next((f) => f.event === 'call_ended');
     assert.equal(ended.data.call.id, id);
 
