@@ -85,18 +85,12 @@ export function openSocket(s: TestServer, auth: string, href = '/api/ws'): Promi
   });
 }
 
-/** The phone answers, through the simulator API (the switch directly until /sim/v1 is mounted). */
+/** The phone answers, through the simulator API. */
 export async function simAnswer(s: TestServer, deviceId: string): Promise<void> {
   const r = await s.fetch(`/sim/v1/devices/${encodeURIComponent(deviceId)}/answer`, {
     method: 'POST',
     auth: 'admin:admin',
     json: {},
   });
-  const text = await r.text();
-  // Fastify's own 404 (`Route POST:/sim/v1/... not found`): the simulator API is not mounted yet.
-  if (r.status === 404 && text.includes('Route POST:/sim/v1')) {
-    (s.runtime.switch as unknown as { deviceAnswer(id: string): void }).deviceAnswer(deviceId);
-    return;
-  }
-  if (r.status >= 300) throw new Error(`sim answer ${deviceId}: ${r.status} ${text}`);
+  if (r.status >= 300) throw new Error(`sim answer ${deviceId}: ${r.status} ${await r.text()}`);
 }
