@@ -131,6 +131,36 @@ describe('contact-center operations', () => {
     }
   });
 
+  test('three missed offers in a row move the agent to the first away state', async () => {
+    for (const n of ['102', '103']) {
+      await acmeAdmin.post(`extensions/${ext(n)}`, { request: 'updateAgentState', name: 'Meeting' });
+    }
+    const sock = await openEventSocket(server, acmeAdmin.token);
+    server.runtime.switch.pstnCall({ from: '+15550007777', to: '+15555550150' });
+    const id = (await sock.next((f) => f.event === 'call_queued')).data.call.id;
+    for (let i = 1; i <= 3; i++) {
+      await sock.next(
+        (f) =>
+          f.event === 'call_offered' && sock.frames.filter((g) => g.event === 'call_offered').length >= i,
+      );
+      server.runtime.clock.advance(15_000);
+    }
+    const away = await sock.next((f) => f.event === 'agent_state_changed' && f.data.extension === '101');
+    assert.equal(away.data.reason, 'missed calls');
+    assert.deepEqual(away.data.agent_state.state, { type: 'away', name: 'Lunch' });
+    assert.equal(away.data.consecutive_missed, 3);
+    const s = await state('101');
+    assert.deepEqual(s.agent_state.state, { type: 'away', name: 'Lunch' });
+    assert.equal(s.queue_state.state, 'None');
+    const waiting = (await acmeAdmin.get(`calls/${id}`)).body;
+    assert.equal(waiting.outcome, 'Progress');
+    assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'wait_kill' })).status, 200);
+    await sock.close();
+    for (const n of ['101', '102', '103']) {
+      await acmeAdmin.post(`extensions/${ext(n)}`, { request: 'updateAgentState', name: 'Ready' });
+    }
+  });
+
   test('SMS/MMS counters count and reset', async () => {
     const cc = server.runtime.contactCenter;
     await cc.countTextMessage(1001, 'in', 'sms');

@@ -88,3 +88,16 @@ describe('the contact-center event socket', () => {
     await Promise.all([first.close(), second.close()]);
   });
 });
+
+test('a connected socket with no traffic is closed after the idle time', async () => {
+  const server = await startTestServer({ wsIdleMs: 300 });
+  try {
+    const client = await CcClient.login(server, '101@1001');
+    const sock = await openEventSocket(server, client.token);
+    assert.equal(sock.answer.success, true);
+    const code = await new Promise<number>((r) => sock.ws.once('close', (c) => r(c)));
+    assert.equal(code, 1000);
+  } finally {
+    await server.stop();
+  }
+});
