@@ -270,7 +270,7 @@ describe('send message', () => {
       message: 'All hands',
     });
     assert.equal(sites.body.deviceIds.length, 7);
-    const state = (s.runtime.switch as unknown as { snapshot(): SimState }).snapshot();
+    const state = (await getJson(s, '/sim/v1/state', 'admin:admin')).body as SimState;
     const bob = state.devices.find((d) => d.deviceId === 'ph1001-101')!;
     assert.deepEqual(
       bob.messages.map((m) => [m.text, m.priority]),
