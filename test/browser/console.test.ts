@@ -83,13 +83,46 @@ describe('live console', () => {
     await page.locator('#calls', { hasText: 'No active calls.' }).waitFor();
   });
 
-  test('unregister and register a phone; the other tenant is one click away', async () => {
+  test('transfer: one held and one active call of the same user are joined', async () => {
+    const page = await openConsole(fx);
+    const callFrom105 = async (to: string) => {
+      await page.getByLabel('From').nth(1).selectOption('105');
+      await page.fill('#c2cTo', to);
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.locator(`tr[data-ext="${to}"] td[data-device-state="ringing"]`).waitFor();
+      await page.getByRole('button', { name: `Answer on ${to}'s phone` }).click();
+      await page.locator(`tr[data-leg-account="${to}@1001"][data-state="connected"]`).waitFor();
+    };
+    await callFrom105('102');
+    await page.getByRole('button', { name: 'Hold 105@1001' }).click();
+    await page.locator('tr[data-leg-account="105@1001"][data-state="held"]').waitFor();
+    await callFrom105('103');
+    await page.getByRole('button', { name: 'Transfer 105@1001 to the held call' }).click();
+    await page.locator('tr[data-leg-account="105@1001"]').first().waitFor({ state: 'detached' });
+    await page.locator('#eventLog li[data-event="transfer"]').first().waitFor();
+    await fx.shot(page, 'console-transferred');
+    // 102 (was held) and 103 (the consultation target) now talk to each other.
+    await page.locator('tr[data-leg-account="102@1001"][data-state="connected"]').waitFor();
+    await page.locator('tr[data-leg-account="103@1001"][data-state="connected"]').waitFor();
+    await page.locator('#eventLog li[data-event="transfer"]').first().waitFor();
+    await fx.shot(page, 'console-transferred');
+    await page.getByRole('button', { name: 'Hang up 103@1001' }).click();
+    await page.locator('#calls', { hasText: 'No active calls.' }).waitFor();
+  });
+
+  test('unregister and register a phone, do-not-disturb, and the other tenant one click away', async () => {
     const page = await openConsole(fx);
     await page.getByRole('button', { name: "Unregister 105's phone" }).click();
     await page.locator('tr[data-ext="105"] td.presence', { hasText: 'unavailable' }).waitFor();
     await page.getByRole('button', { name: "Register 105's phone" }).focus();
     await page.keyboard.press('Enter');
     await page.locator('tr[data-ext="105"] td.presence', { hasText: /\bavailable/ }).waitFor();
+    await page.getByRole('button', { name: 'Turn do-not-disturb on for 105@1001' }).click();
+    await page.locator('tr[data-ext="105"] td.presence', { hasText: 'DND' }).waitFor();
+    await page.locator('#eventLog li[data-event="dndOn"]').waitFor();
+    await page.getByRole('button', { name: 'Turn do-not-disturb off for 105@1001' }).click();
+    await page.locator('#eventLog li[data-event="dndOff"]').waitFor();
+    await page.locator('tr[data-ext="105"] td.presence', { hasText: 'DND' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Globex (1002)' }).click();
     await page.locator('tr[data-ext="201"]').waitFor();
     assert.equal(await page.locator('tr[data-ext="101"]').count(), 0);

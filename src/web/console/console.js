@@ -16,6 +16,7 @@ const state = {
   parks: [],
   agents: [],
   presenceOptions: [],
+  retrieveTargets: new Map(),
   sockets: { voice: 'connecting', cc: 'connecting' },
 };
 let src = null;
@@ -64,10 +65,16 @@ const actions = {
     act(`${on ? 'Register' : 'Unregister'} ${device.deviceId}`, () =>
       src.sim('POST', `/devices/${encodeURIComponent(device.deviceId)}/${on ? 'register' : 'unregister'}`),
     ),
-  dnd: (ext, on) =>
-    act(`DND ${on ? 'on' : 'off'} for ${ext}`, () =>
-      src.sim('PUT', `/tenants/${state.tenantId}/extensions/${encodeURIComponent(ext)}/dnd`, { on }),
-    ),
+  // Do-not-disturb is a setting of the user or location: the voice API's provisioning resource.
+  dnd: (ext, on) => {
+    const kind =
+      state.extensions.find((e) => e.extension === ext)?.extensionType === 'locationExt'
+        ? 'locations'
+        : 'users';
+    return act(`DND ${on ? 'on' : 'off'} for ${ext}`, () =>
+      src.voice('PUT', `/api/v1/tenants/${state.tenantId}/${kind}/${encodeURIComponent(ext)}`, { dnd: on }),
+    );
+  },
   pstnAnswer: (id) =>
     act('Outside party answers', () => src.sim('POST', `/pstn/calls/${encodeURIComponent(id)}/answer`)),
   pstnHangup: (id) =>

@@ -204,6 +204,13 @@ function legActions(leg, tenantLegs, state, act) {
   return out;
 }
 
+/** Who a leg is talking to, as the switch names the call's parties. */
+function otherParties(leg) {
+  return (leg.callParties ?? [])
+    .filter((p) => p.partyId !== leg.account)
+    .map((p) => (p.partyName && p.partyName !== p.partyId ? `${p.partyName} (${p.partyId})` : p.partyId));
+}
+
 export function callsView(state, act) {
   const calls = (state.sim?.calls ?? []).filter((c) => c.tenantId === state.tenantId && c.legs.length);
   if (!state.sim)
@@ -254,7 +261,14 @@ export function callsView(state, act) {
                 l.parkLocation ? h('div', { class: 'sub' }, `PL${l.parkLocation}`) : null,
               ),
               h('td', { class: 'mono' }, l.deviceId ?? '—'),
-              h('td', { class: 'mono' }, `${l.from} → ${l.to}`),
+              h(
+                'td',
+                { class: 'mono' },
+                `${l.from} → ${l.to}`,
+                otherParties(l).length
+                  ? h('div', { class: 'sub' }, `with ${otherParties(l).join(', ')}`)
+                  : null,
+              ),
               h('td', {}, h('div', { class: 'cell-actions' }, legActions(l, tenantLegs, state, act))),
             ),
           ),
@@ -368,10 +382,17 @@ export function parksView(state, act) {
       {},
       state.parks.map((p) => {
         const n = /^PL(\d+)@/.exec(p.accountId)?.[1];
+        // Re-rendering must not lose what the user picked.
+        const picked = state.retrieveTargets.get(p.accountId);
         const target = h(
           'select',
-          { 'aria-label': `Retrieve ${p.accountId} to extension` },
-          users.map((u) => h('option', { value: u.extension }, `${u.extension} ${u.name}`)),
+          {
+            'aria-label': `Retrieve ${p.accountId} to extension`,
+            onchange: (e) => state.retrieveTargets.set(p.accountId, e.target.value),
+          },
+          users.map((u) =>
+            h('option', { value: u.extension, selected: u.extension === picked }, `${u.extension} ${u.name}`),
+          ),
         );
         return h(
           'tr',
