@@ -9,5 +9,13 @@ test('docs/provisioning.md carries the reference generated from the resource tab
   const end = doc.indexOf('\n<!-- generated:end -->');
   assert.ok(start >= 0 && end > start, 'the generated section is marked');
   const inDoc = doc.slice(start + '<!-- generated:start -->\n'.length, end).trim();
-  assert.equal(inDoc, describeProvisioning().trim(), 'regenerate with describeProvisioning()');
+  const want = describeProvisioning().trim().split('\n');
+  const have = inDoc.split('\n');
+  const first = want.findIndex((line, i) => have[i] !== line);
+  assert.equal(
+    first,
+    -1,
+    `first differing line ${first + 1}: "${want[first]}" (regenerate with describeProvisioning())`,
+  );
+  assert.equal(have.length, want.length);
 });

@@ -143,6 +143,25 @@ describe('provisioning relations', () => {
     assert.equal(typed.status, 400);
   });
 
+  test('a record still referred to is not deleted; the referrer links and embeds it', async () => {
+    for (const [path, by] of [
+      ['/api/v1/carriers/1', 'routes 1'],
+      ['/api/v1/routes/1', 'dialPlans 1'],
+      ['/api/v1/codecsets/1', 'zones 1'],
+      ['/api/v1/announcements/1', 'defaultSystemAnnouncement'],
+    ]) {
+      const r = await call(s, 'DELETE', path, ADMIN);
+      assert.equal(r.status, 409, `${path}: ${r.text}`);
+      assert.equal(r.body.errorCode, 'IN_USE');
+      assert.match(r.body.detail, new RegExp(by));
+    }
+    const plan = await call(s, 'GET', '/api/v1/dialplans/1?expand=routes', ADMIN);
+    assert.deepEqual(plan.body._links['v1:routes'], [{ href: '/api/v1/routes/1' }]);
+    assert.equal(plan.body._embedded.routes[0].routeType, 'sip');
+    const unused = await call(s, 'POST', '/api/v1/codecsets', ADMIN, { name: 'Spare', codecs: ['G711A'] });
+    assert.equal((await call(s, 'DELETE', unused.headers.get('location')!, ADMIN)).status, 200);
+  });
+
   test('a user sees and changes only their own record, never its admin-only fields', async () => {
     const mine = await call(s, 'GET', '/api/v1/tenants/1001/users', BOB);
     assert.deepEqual(

@@ -29,7 +29,7 @@ test('what provisioning writes survives a restart on the same database', async (
         200,
       );
       assert.equal((await call(first, 'PUT', '/api/v1/tenants/1002', ADMIN, { active: false })).status, 200);
-      assert.equal((await call(first, 'DELETE', '/api/v1/carriers/1', ADMIN)).status, 200);
+      assert.equal((await call(first, 'DELETE', '/api/v1/phoneaccessentries/1', ADMIN)).status, 200);
     } finally {
       await first.stop();
     }
@@ -47,7 +47,11 @@ test('what provisioning writes survives a restart on the same database', async (
       assert.deepEqual(group.body.members, ['103']);
       assert.equal((await call(second, 'GET', '/api/v1/systemproperties', ADMIN)).body.systemName, 'Durable');
       assert.equal((await call(second, 'GET', '/api/v1', '200@1002:1234')).status, 401, 'still inactive');
-      assert.equal((await call(second, 'GET', '/api/v1/carriers/1', ADMIN)).status, 404, 'still deleted');
+      assert.equal(
+        (await call(second, 'GET', '/api/v1/phoneaccessentries/1', ADMIN)).status,
+        404,
+        'still deleted',
+      );
     } finally {
       await second.stop();
     }

@@ -1,4 +1,4 @@
-import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
@@ -53,6 +53,8 @@ export interface CollectionDef {
   links?: (row: Row, s: Scope) => Links;
   /** Cross-record rules on the merged record before a write (throws DomainError). */
   check?: (s: Scope, record: Record<string, unknown>, before?: Row) => void;
+  /** What still refers to a record (a delete then answers 409); set by `guardReferences`. */
+  inUse?: (s: Scope, id: string) => string | undefined;
 }
 
 /** A single record at one address (GET, PUT): a system setting. */
@@ -96,11 +98,28 @@ function itemParams(def: CollectionDef, s: Scope, row: Row): Record<string, stri
   return params;
 }
 
-function refIds(row: Row, ref: Ref): string[] {
-  const v = row.props[ref.field];
-  if (Array.isArray(v)) return v.map(String);
-  return v === undefined || v === null || v === '' ? [] : [String(v)];
+/**
+ * The ids a record names through a reference, each with the field that holds it. `field` is a
+ * property (`carrierId`), an array property (`codecs`) or a path through an array of objects
+ * (`rules[].routeId`).
+ */
+export function refIds(props: Record<string, unknown>, ref: Ref): { id: string; field: string }[] {
+  const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+  const [outer, inner] = ref.field.split('[].');
+  const v = props[outer];
+  if (inner !== undefined) {
+    if (!Array.isArray(v)) return [];
+    return v.flatMap((item, i) => {
+      const x = (item as Record<string, unknown> | null)?.[inner];
+      return present(x) ? [{ id: String(x), field: `${outer}[${i}].${inner}` }] : [];
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => ({ id: String(x), field: `${outer}[${i}]` }));
+  return present(v) ? [{ id: String(v), field: outer }] : [];
 }
+
+const isMany = (ref: Ref, props: Record<string, unknown>) =>
+  ref.field.includes('[].') || Array.isArray(props[ref.field]);
 
 export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row): Entity {
   const self = 'itemPath' in def ? hrefOf(def.itemPath, itemParams(def, s, row)) : hrefOf(def.path, s.params);
@@ -108,10 +127,10 @@ export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row)
   const embeds: Record<string, () => Entity | Entity[]> = {};
   for (const [name, ref] of Object.entries(def.refs ?? {})) {
     const target = ref.target();
-    const ids = refIds(row, ref);
+    const ids = [...new Set(refIds(row.props, ref).map((r) => r.id))];
     const rows = ids.map((id) => target.backing.get(s, id)).filter((r): r is Row => r !== undefined);
     if (rows.length === 0) continue;
-    const many = Array.isArray(row.props[ref.field]);
+    const many = isMany(ref, row.props);
     const hrefs = rows.map((r) => link(hrefOf(target.itemPath, itemParams(target, s, r))));
     links[`v1:${name}`] = many ? hrefs : hrefs[0];
     embeds[name] = many
@@ -133,14 +152,13 @@ export function listSchema(def: CollectionDef): ItemSchema {
 function checkRefs(refs: Record<string, Ref> | undefined, s: Scope, record: Record<string, unknown>): void {
   for (const ref of Object.values(refs ?? {})) {
     const target = ref.target();
-    refIds({ id: '', props: record }, ref).forEach((id, i, all) => {
+    for (const { id, field } of refIds(record, ref)) {
       if (!target.backing.get(s, id)) {
-        const field = all.length > 1 || Array.isArray(record[ref.field]) ? `${ref.field}[${i}]` : ref.field;
         throw invalid('UNKNOWN_REFERENCE', `Field "${field}": no ${target.name} record ${id}.`, [
           { type: 'field', value: field },
         ]);
       }
-    });
+    }
   }
 }
 
@@ -222,6 +240,12 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
       DELETE: verb(rules.remove, async (ctx) => {
         const s = scopeOf(ctx);
         const row = found(def, s, ctx.params[def.idField]);
+        const user = def.inUse?.(s, row.id);
+        if (user) {
+          throw conflict('IN_USE', `${def.name} record ${row.id} is still referred to by ${user}.`, [
+            { type: 'value', value: row.id },
+          ]);
+        }
         await backing.remove(s, row.id);
         return { empty: true };
       }),
@@ -255,4 +279,30 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
       },
     },
   ];
+}
+
+/**
+ * Every collection that some record refers to (through `refs`) refuses to delete a record still
+ * referred to. Answers the tables with `inUse` set where needed.
+ */
+export function guardReferences(
+  defs: readonly CollectionDef[],
+  referrers: readonly (CollectionDef | SingletonDef)[],
+): CollectionDef[] {
+  return defs.map((def) => {
+    const users = referrers.flatMap((r) =>
+      Object.values(r.refs ?? {})
+        .filter((ref) => ref.target() === def)
+        .map((ref) => ({ r, ref })),
+    );
+    if (users.length === 0) return def;
+    const inUse = (s: Scope, id: string) => {
+      for (const { r, ref } of users) {
+        const hit = r.backing.list(s).find((row) => refIds(row.props, ref).some((x) => x.id === id));
+        if (hit) return 'itemPath' in r ? `${r.name} ${hit.id}` : r.name;
+      }
+      return undefined;
+    };
+    return { ...def, inUse };
+  });
 }

@@ -1,4 +1,3 @@
-import { invalid } from '../../../core/errors.js';
 import type { CollectionDef } from './collection.js';
 import { jsonCollection, refsTo } from './define.js';
 import { PATTERNS, f } from './fields.js';
@@ -74,20 +73,6 @@ function server(
     fields: { name: name(), host: host(), port: port(5060), zoneId: ref(), enabled: enabled(), ...extra },
     read,
     refs: refs({ zone: ['zoneId', 'zones'] }),
-  });
-}
-
-function checkDialPlanRules(
-  s: Parameters<NonNullable<CollectionDef['check']>>[0],
-  rec: Record<string, unknown>,
-) {
-  const rules = (rec.rules ?? []) as { routeId?: string }[];
-  rules.forEach((r, i) => {
-    if (r.routeId && !SYSTEM.routes.backing.get(s, r.routeId)) {
-      throw invalid('UNKNOWN_REFERENCE', `Field "rules[${i}].routeId": no route ${r.routeId}.`, [
-        { type: 'field', value: `rules[${i}].routeId` },
-      ]);
-    }
   });
 }
 
@@ -203,7 +188,7 @@ export const SYSTEM: Record<string, CollectionDef> = {
       enabled: enabled(),
     },
     read: SM,
-    check: checkDialPlanRules,
+    refs: refs({ routes: ['rules[].routeId', 'routes'] }),
   }),
   enterprises: jsonCollection({
     name: 'enterprises',
