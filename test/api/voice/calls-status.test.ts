@@ -304,3 +304,46 @@ describe('send message', () => {
     );
   });
 });
+
+describe('emergency call alert from a real emergency call', () => {
+  test('dialing 911 alerts sets subscribed with allSites, and the caller’s site', async () => {
+    const op = await openSocket(s, OPERATOR);
+    const alice = await openSocket(s, ALICE);
+    const bob = await openSocket(s, BOB);
+    try {
+      for (const [auth, sock, allSites] of [
+        [OPERATOR, op, true],
+        [ALICE, alice, false],
+      ] as const) {
+        const set = await post(auth, `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`, undefined);
+        const r = await getJson(s, set.body._links['v1:emergencyCallAlertEventSubscriptions'].href, auth, {
+          method: 'PUT',
+          json: { allSites },
+        });
+        assert.equal(r.status, 200);
+      }
+      await post(BOB, `/api/v1/subscriptions/ws/${bob.id}/subscriptionsets`, undefined);
+      const dial = await post('admin:admin', '/sim/v1/devices/ph1001-103/dial', { to: '911' });
+      assert.ok(dial.status < 300, JSON.stringify(dial.body));
+      for (const sock of [op, alice]) {
+        const [alert] = await sock.waitFor(1);
+        const { timestamp, subscriptionSetId, callId, ...rest } = alert;
+        assert.equal(typeof callId, 'number');
+        assert.match(String(timestamp), /\+00:00$/);
+        assert.deepEqual(rest, {
+          event: 'emergencyCallAlert',
+          observedParty: '103@1001',
+          version: 'v1',
+          from: '103',
+          to: '911',
+          siteId: 'site-1001-hq',
+          siteName: 'Acme HQ',
+        });
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(bob.frames.length, 0);
+    } finally {
+      await Promise.all([op.close(), alice.close(), bob.close()]);
+    }
+  });
+});
