@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, eventually, openEventSocket } from './cc-client.js';
+import { CcClient, eventually, openEventSocket, sim } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
@@ -28,7 +28,7 @@ describe('the ACD story on the virtual clock', () => {
     assert.deepEqual(supervisor.answer, { response: 'connect', success: true });
     const telco = await openEventSocket(server, admin.token);
 
-    server.runtime.switch.pstnCall({ from: CALLER, to: '+15555550150', callerName: 'Pat Caller' });
+    await sim(server, 'pstn/calls', { from: CALLER, to: '+15555550150', callerName: 'Pat Caller' });
     const queuedFrame = await supervisor.next((f) => f.event === 'call_queued');
     const id: string = queuedFrame.data.call.id;
     assert.equal(queuedFrame.category, 'call');
@@ -50,7 +50,7 @@ describe('the ACD story on the virtual clock', () => {
     assert.equal(waiting.body.outcome, 'Progress');
 
     // No answer within the ring time: back to the queue, 101 missed one, 102 rings.
-    server.runtime.clock.advance(15_000);
+    await sim(server, 'clock/advance', { ms: 15_000 });
     await supervisor.next((f) => f.event === 'call_not_answered' && f.data.agent_extension === '101');
     await supervisor.next((f) => f.event === 'call_offered' && f.data.agent_extension === '102');
     assert.equal((await agentState('101')).consecutive_missed, 1);
@@ -60,11 +60,8 @@ describe('the ACD story on the virtual clock', () => {
     assert.equal(stats.category, 'inbound_queue');
     assert.equal(stats.data.waiting, 1);
 
-    await eventually(
-      () => server.runtime.switch.legsOf(1001, '102').some((l) => l.state === 'ringing'),
-      '102 ringing',
-    );
-    server.runtime.switch.deviceAnswer(phone('102'));
+    await eventually(async () => (await agentState('102')).phone_state.state === 'Ringing', '102 ringing');
+    await sim(server, `devices/${phone('102')}/answer`);
     const answered = await supervisor.next((f) => f.event === 'call_answered');
     assert.equal(answered.data.agent_extension, '102');
     const talking = await eventually(async () => {
@@ -83,12 +80,12 @@ describe('the ACD story on the virtual clock', () => {
     assert.equal(live.is_suppressed, true);
     assert.equal(live.callee_uuid, ext('102'));
     assert.equal(live.caller_uuid, '');
-    server.runtime.clock.advance(3_000);
+    await sim(server, 'clock/advance', { ms: 3_000 });
     assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'stopSuppression' })).status, 200);
     live = (await acmeAdmin.get(`calls/${id}`)).body;
     assert.equal(live.is_recording, true);
     assert.equal(live.is_suppressed, false);
-    server.runtime.clock.advance(4_000);
+    await sim(server, 'clock/advance', { ms: 4_000 });
     assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'startSuppression' })).status, 200);
     live = (await acmeAdmin.get(`calls/${id}`)).body;
     assert.equal(live.is_suppressed, true);
@@ -96,7 +93,7 @@ describe('the ACD story on the virtual clock', () => {
     const again = await acmeAdmin.post(`calls/${id}`, { request: 'startSuppression' });
     assert.equal(again.status, 400);
     assert.equal(again.body.success, true, 'the startSuppression quirk');
-    server.runtime.clock.advance(2_000);
+    await sim(server, 'clock/advance', { ms: 2_000 });
 
     // A call that is not waiting refuses wait_*.
     const notWaiting = await acmeAdmin.post(`calls/${id}`, { request: 'wait_kill' });
@@ -204,12 +201,9 @@ describe('the ACD story on the virtual clock', () => {
         200,
       );
     }
-    server.runtime.switch.pstnCall({ from: '+15551230002', to: '+15555550150' });
-    await eventually(
-      () => server.runtime.switch.legsOf(1001, '101').some((l) => l.state === 'ringing'),
-      '101 ringing',
-    );
-    server.runtime.switch.deviceAnswer(phone('101'));
+    await sim(server, 'pstn/calls', { from: '+15551230002', to: '+15555550150' });
+    await eventually(async () => (await agentState('101')).phone_state.state === 'Ringing', '101 ringing');
+    await sim(server, `devices/${phone('101')}/answer`);
     const live = await eventually(async () => {
       const items = (await acmeAdmin.get('calls')).body.items as {
         type?: string;
@@ -221,7 +215,7 @@ describe('the ACD story on the virtual clock', () => {
     }, 'answered call');
     assert.equal(live.is_recording, true);
     assert.equal(live.is_suppressed, false);
-    server.runtime.switch.deviceHangup(phone('101'));
+    await sim(server, `devices/${phone('101')}/hangup`);
     for (const n of ['102', '103']) {
       await acmeAdmin.post(`extensions/${ext(n)}`, { request: 'updateAgentState', name: 'Ready' });
     }

@@ -101,3 +101,11 @@ export async function eventually<T>(
   }
   throw new Error(`never: ${what}`);
 }
+
+/** Drives the simulator control API (`/sim/v1`) as the telco admin; throws on a refusal. */
+export async function sim(server: TestServer, path: string, json: unknown = {}): Promise<any> {
+  const res = await server.fetch(`/sim/v1/${path}`, { method: 'POST', auth: 'admin:admin', json });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`sim ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}

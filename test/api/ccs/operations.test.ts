@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, eventually, openEventSocket } from './cc-client.js';
+import { CcClient, eventually, openEventSocket, sim } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
@@ -162,11 +162,17 @@ describe('contact-center operations', () => {
   });
 
   test('SMS/MMS counters count and reset', async () => {
-    const cc = server.runtime.contactCenter;
-    await cc.countTextMessage(1001, 'in', 'sms');
-    await cc.countTextMessage(1001, 'in', 'sms');
-    await cc.countTextMessage(1001, 'out', 'mms');
-    await cc.countTextMessage(1002, 'out', 'sms');
+    const text = (tenantId: number, direction: string, kind: string) =>
+      sim(server, `tenants/${tenantId}/messages`, {
+        direction,
+        kind,
+        from: '+15550001111',
+        to: '+15555550100',
+      });
+    await text(1001, 'in', 'sms');
+    await text(1001, 'in', 'sms');
+    await text(1001, 'out', 'mms');
+    await text(1002, 'out', 'sms');
     const read = await admin.get(`tenants/${ACME}/text_count`);
     assert.deepEqual(read.body, {
       success: true,
