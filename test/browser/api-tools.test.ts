@@ -42,13 +42,32 @@ describe('contact-center test pages', () => {
     assert.equal(JSON.parse(await text(page.locator('#responseBody'))).success, false);
   });
 
-  test('wstest: connect with a token and list the connect response', async () => {
+  test('wstest: connect with a token, then list the events received', async () => {
     const page = await fx.page('/6/restapi/wstest.html');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.locator('#eventList li[data-direction="received"]', { hasText: 'response connect' }).waitFor();
     const first = await text(page.locator('#eventList li[data-direction="received"] pre').first());
     assert.deepEqual(JSON.parse(first), { response: 'connect', success: true });
     assert.equal(await page.getByRole('button', { name: 'Subscribe' }).isEnabled(), true);
+
+    // An agent changes state through the API: the page lists the event.
+    const token = await fx.server.fetch('/6/v2/api/oauth/token', {
+      method: 'POST',
+      json: { grant_type: 'password', username: '102@1001', password: '1234' },
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const res = await fx.server.fetch('/6/v2/api/agent_state', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}` },
+      json: { request: 'updateAgentState', name: 'Lunch' },
+    });
+    assert.equal(res.status, 200);
+    const event = page.locator('#eventList li[data-direction="received"]', {
+      hasText: 'agent_state_changed',
+    });
+    await event.first().waitFor();
+    assert.match(await text(event.first().locator('pre')), /"Lunch"/);
+    assert.notEqual(await text(page.locator('#eventCount')), '1');
     await fx.shot(page, 'wstest');
   });
 });
