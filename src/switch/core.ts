@@ -69,12 +69,24 @@ export class Core {
     this.queue.defer(tenantId, () => call(this.acd));
   }
 
-  /** A timer whose callback runs as a command on the tenant's queue; dropped by reset. */
+  /**
+   * A timer whose callback runs as a command on the tenant's queue; dropped by reset. A failure
+   * is reported, never thrown into whoever moved the clock.
+   */
   setTimer(tenantId: number, ms: number, fn: () => void): TimerHandle {
     const epoch = this.epoch;
     return this.clock.setTimer(ms, () => {
-      if (epoch === this.epoch) this.queue.run(tenantId, fn);
+      if (epoch === this.epoch) this.guarded(tenantId, fn);
     });
+  }
+
+  /** Runs a command that has no caller to answer (timers, directory changes). */
+  guarded(tenantId: number, fn: () => void): void {
+    try {
+      this.queue.run(tenantId, fn);
+    } catch (e) {
+      this.report(e);
+    }
   }
 
   /** The leg's single pending timer (coverage, ringing, auto answer, menu, recall...). */

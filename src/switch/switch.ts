@@ -456,11 +456,11 @@ export class Switch {
     const tenantId = (after?.tenantId ?? before?.tenantId) as number | undefined;
     if (tenantId === undefined) return;
     if (c.kind === 'extension') {
-      this.core.queue.run(tenantId, () =>
+      this.core.guarded(tenantId, () =>
         this.core.presence.extensionChanged(before as Extension | undefined, after as Extension | undefined),
       );
     } else if (c.kind === 'device') {
-      this.core.queue.run(tenantId, () =>
+      this.core.guarded(tenantId, () =>
         this.core.presence.deviceChanged(before as Device | undefined, after as Device | undefined),
       );
     }
