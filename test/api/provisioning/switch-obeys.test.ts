@@ -4,6 +4,9 @@ import { type TestServer, startTestServer } from '../../helpers/server.js';
 import { type EventSocket, openSocket } from '../voice/voice-helpers.js';
 import { ADMIN, ALICE, call } from './provisioning-helpers.js';
 
+/** The outside-line prefix the dial-plan scenario provisions (the demo plan has 9; with 9 the scenario passes today). */
+const PREFIX = '8';
+
 /** The first frame of an event, waiting for more frames while it has not come. */
 async function frameWith(sock: EventSocket, event: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -124,5 +127,58 @@ describe('the switch obeys provisioning', () => {
     assert.equal(inbound.status, 201, inbound.text);
     assert.equal((await device('ph1001-105')).calls.length, 1);
     await call(s, 'POST', `/sim/v1/pstn/calls/${inbound.body.pstnCallId}/hangup`, ADMIN);
+  });
+
+  test('a tenant created over the API is reachable by all its identities', async () => {
+    const tenant = await call(s, 'POST', '/api/v1/tenants', ADMIN, {
+      tenantId: 1003,
+      name: 'Initech',
+      did: '+15555550300',
+      webLoginUrl: 'initech.example.test',
+    });
+    assert.equal(tenant.status, 201, tenant.text);
+    assert.equal(tenant.headers.get('location'), '/api/v1/tenants/1003');
+    const admin = await call(s, 'POST', '/api/v1/tenants/1003/users', ADMIN, {
+      extension: '100',
+      firstName: 'Bill',
+      lastName: 'Lumbergh',
+      pin: '4444',
+      admin: true,
+    });
+    assert.equal(admin.status, 201, admin.text);
+    for (const username of [
+      '100@1003',
+      '100@1003.ID',
+      '100@5555550300.DID',
+      '100@initech.example.test.URI',
+    ]) {
+      const root = await call(s, 'GET', '/api', `${username}:4444`);
+      assert.equal(root.status, 200, username);
+      assert.equal(root.body.tenantName, 'Initech');
+    }
+    const seen = await call(s, 'GET', '/api/v1/tenants/1003/users', '100@1003:4444');
+    assert.deepEqual(
+      seen.body._embedded.users.map((u: { extension: string }) => u.extension),
+      ['100'],
+    );
+    assert.equal((await call(s, 'GET', '/api/v1/tenants/1001/users', '100@1003:4444')).status, 403);
+  });
+
+  test('the default dial plan decides which dialed digits leave as outside calls', {
+    todo: 'the switch routes outside calls by its fixed prefix 9, not by the provisioned dial plans yet',
+  }, async () => {
+    const plan = await call(s, 'PUT', '/api/v1/dialplans/1', ADMIN, { outsideLinePrefix: PREFIX });
+    assert.equal(plan.status, 200, plan.text);
+    try {
+      await dial('ph1001-105', `${PREFIX}5555550142`);
+      const out = await call(s, 'GET', '/sim/v1/pstn/calls', ADMIN);
+      assert.ok(
+        out.body.calls.some((c: { to: string }) => c.to === '+15555550142'),
+        `the prefix ${PREFIX} of the default plan reaches the outside number`,
+      );
+    } finally {
+      await hangup('ph1001-105');
+      await call(s, 'PUT', '/api/v1/dialplans/1', ADMIN, { outsideLinePrefix: '9' });
+    }
   });
 });
