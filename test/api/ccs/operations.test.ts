@@ -46,7 +46,7 @@ describe('contact-center operations', () => {
     assert.deepEqual(s.agent_state.state, { type: 'ready', name: 'Ready' });
     assert.equal(s.agent_state.duration, '00:00:00');
     assert.equal(acdPresence('101'), 'signedInAcd');
-    server.runtime.clock.advance(3_723_000);
+    await sim(server, 'clock/advance', { ms: 3_723_000 });
     assert.equal((await state('101')).agent_state.duration, '01:02:03');
     // Refusals.
     const bad = await agent.post('agent_state', { request: 'updateAgentState', name: 'Nap' });
@@ -75,7 +75,7 @@ describe('contact-center operations', () => {
     }
     const sock = await openEventSocket(server, acmeAdmin.token);
     for (const from of ['+15550000001', '+15550000002', '+15550000003']) {
-      server.runtime.switch.pstnCall({ from, to: '+15555550150' });
+      await sim(server, 'pstn/calls', { from, to: '+15555550150' });
     }
     const ids = await eventually(() => {
       const q = sock.frames.filter((f) => f.event === 'call_queued');
@@ -136,14 +136,14 @@ describe('contact-center operations', () => {
       await acmeAdmin.post(`extensions/${ext(n)}`, { request: 'updateAgentState', name: 'Meeting' });
     }
     const sock = await openEventSocket(server, acmeAdmin.token);
-    server.runtime.switch.pstnCall({ from: '+15550007777', to: '+15555550150' });
+    await sim(server, 'pstn/calls', { from: '+15550007777', to: '+15555550150' });
     const id = (await sock.next((f) => f.event === 'call_queued')).data.call.id;
     for (let i = 1; i <= 3; i++) {
       await sock.next(
         (f) =>
           f.event === 'call_offered' && sock.frames.filter((g) => g.event === 'call_offered').length >= i,
       );
-      server.runtime.clock.advance(15_000);
+      await sim(server, 'clock/advance', { ms: 15_000 });
     }
     const away = await sock.next((f) => f.event === 'agent_state_changed' && f.data.extension === '101');
     assert.equal(away.data.reason, 'missed calls');
@@ -288,7 +288,7 @@ describe('contact-center operations', () => {
     assert.equal(live.call_source.name, 'Outbound Sales');
     assert.deepEqual(live.calling, { number: '+15555550150', name: 'Outbound Sales' });
     // The outside number answers after its default delay; 101 records Mandatory.
-    server.runtime.clock.advance(5_000);
+    await sim(server, 'clock/advance', { ms: 5_000 });
     const answered = await eventually(async () => {
       const c = (await acmeAdmin.get(`calls/${id}`)).body;
       return c.outcome === 'Answered' ? c : undefined;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, openEventSocket } from './cc-client.js';
+import { CcClient, openEventSocket, sim } from './cc-client.js';
 
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
 
@@ -58,7 +58,7 @@ describe('the contact-center event socket', () => {
     );
 
     await acmeAdmin.post(`extensions/${ext('103')}`, { request: 'updateAgentState', name: 'Meeting' });
-    server.runtime.switch.pstnCall({ from: '+15550004444', to: '+15555550150' });
+    await sim(server, 'pstn/calls', { from: '+15550004444', to: '+15555550150' });
     await adminSock.next((f) => f.event === 'call_offered');
     await adminSock.next((f) => f.event === 'phone_state_changed' && f.data.extension === '101');
     const agentFrame = await agentSock.next((f) => f.event === 'agent_state_changed');
