@@ -267,6 +267,25 @@ describe('state, messages and reset', () => {
     assert.ok(s.clock.now <= start);
   });
 
+  test('an ended call leaves a durable record', async () => {
+    await post('/reset');
+    const dial = await post('/devices/ph1001-101/dial', { to: '102' });
+    await post('/devices/ph1001-102/answer');
+    await post('/clock/advance', { ms: 4000 });
+    await post('/devices/ph1001-101/hangup');
+    const smdrCallId: string = dial.body.call.smdrCallId;
+    let record = await server.runtime.callRecords.get(1001, smdrCallId);
+    for (let i = 0; !record && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      record = await server.runtime.callRecords.get(1001, smdrCallId);
+    }
+    assert.ok(record, 'the record was written');
+    assert.equal(record.outcome, 'Answered');
+    assert.equal(record.from, '101');
+    assert.equal(record.to, '102');
+    assert.equal(record.endedAt - (record.answeredAt ?? 0), 4000);
+  });
+
   test('unknown simulator paths answer 404 in JSON', async () => {
     await expectError(sim('/nothing'), 404, 'NOT_FOUND');
   });
