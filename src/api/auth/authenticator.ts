@@ -88,7 +88,7 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
 
   function verifyTelco(name: string, secret: string, username: string) {
     const t = directory.telcoUser(name);
-    if (!t || !t.enabled || !verifySecret(secret, t.passwordHash)) return null;
+    if (!t?.enabled || !verifySecret(secret, t.passwordHash)) return null;
     if (t.scopedTenantId !== undefined && !directory.tenant(t.scopedTenantId)?.active) return null;
     return { principal: telcoPrincipal(t, username), owner: `telco:${t.id}` };
   }
@@ -134,9 +134,9 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
       lockout.succeed(username, ip);
       if (cache.size >= CACHE_MAX) forgetAll();
       cache.set(cacheKey, found);
-      let keys = byOwner.get(found.owner);
-      if (!keys) byOwner.set(found.owner, (keys = new Set()));
+      const keys = byOwner.get(found.owner) ?? new Set<string>();
       keys.add(cacheKey);
+      byOwner.set(found.owner, keys);
       return found.principal;
     },
   };
@@ -158,7 +158,9 @@ const shared = new WeakMap<object, Authenticator>();
 
 /** The one authenticator of a runtime: both APIs and both sockets share its lock-outs and cache. */
 export function authenticatorFor(runtime: RuntimeDeps): Authenticator {
-  let a = shared.get(runtime);
-  if (!a) shared.set(runtime, (a = createAuthenticator(runtime)));
-  return a;
+  const existing = shared.get(runtime);
+  if (existing) return existing;
+  const created = createAuthenticator(runtime);
+  shared.set(runtime, created);
+  return created;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Runtime } from '../../server/runtime.js';
 import { BusyError, RequestLimiter } from './request-limiter.js';
 import { SocketRegistry } from './socket-registry.js';
-import type { Runtime } from '../../server/runtime.js';
 
 type LimitsConfig = Pick<
   Runtime['config'],

@@ -2,13 +2,13 @@ export {
   isBodyTooLarge,
   type Limits,
   limitsFor,
-  registerRestLimits,
   type RestLimitOptions,
+  registerRestLimits,
 } from './fastify-limits.js';
 export { BusyError, type Release, RequestLimiter, type RequestLimits } from './request-limiter.js';
 export {
   type AdmissionRefusal,
-  SocketRegistry,
   type SocketLimits,
+  SocketRegistry,
   type SocketSlot,
 } from './socket-registry.js';

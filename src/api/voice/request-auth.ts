@@ -30,8 +30,10 @@ export function clientKey(req: FastifyRequest): string {
 const parsed = new WeakMap<FastifyRequest, { username: string; secret: string } | null>();
 
 function credentialsOf(req: FastifyRequest): { username: string; secret: string } | null {
-  let creds = parsed.get(req);
-  if (creds === undefined) parsed.set(req, (creds = readCredentials(req)));
+  const known = parsed.get(req);
+  if (known !== undefined) return known;
+  const creds = readCredentials(req);
+  parsed.set(req, creds);
   return creds;
 }
 

@@ -1,3 +1,4 @@
+import type { Runtime } from '../../server/runtime.js';
 import type {
   CallRequestCommand,
   LegView,
@@ -6,13 +7,12 @@ import type {
   PresenceStatus,
   RetrieveParkedCommand,
 } from '../../switch/types.js';
-import type { Runtime } from '../../server/runtime.js';
 
 /** The part of the switch the voice API drives (synchronous; throws DomainError). */
 export interface VoiceSwitch {
   makeCall(cmd: MakeCallCommand): LegView;
   retrieveParkedCall(cmd: RetrieveParkedCommand): LegView;
-  callRequest(cmd: CallRequestCommand): LegView | undefined | void;
+  callRequest(cmd: CallRequestCommand): LegView | undefined;
   leg(callObserverId: string): LegView | undefined;
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { SimState } from '../../../src/switch/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { ALICE, BOB, CAROL, LOBBY, OPERATOR, getJson, openSocket, simAnswer } from './voice-helpers.js';
+import { ALICE, BOB, CAROL, getJson, LOBBY, OPERATOR, openSocket, simAnswer } from './voice-helpers.js';
 
 let s: TestServer;
 before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { SwitchEvent } from '../../../src/switch/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, OPERATOR, getJson, openSocket } from './voice-helpers.js';
+import { ALICE, BOB, CAROL, GRACE, getJson, OPERATOR, openSocket } from './voice-helpers.js';
 
 let s: TestServer;
 before(async () => {

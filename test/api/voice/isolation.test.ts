@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { BOB, GRACE, HANK, OPERATOR, getJson, openSocket } from './voice-helpers.js';
+import { BOB, GRACE, getJson, HANK, OPERATOR, openSocket } from './voice-helpers.js';
 
 let s: TestServer;
 before(async () => {

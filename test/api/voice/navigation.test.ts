@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { ADMIN, ALICE, BOB, GRACE, LOBBY, OPERATOR, getJson } from './voice-helpers.js';
+import { ADMIN, ALICE, BOB, GRACE, getJson, LOBBY, OPERATOR } from './voice-helpers.js';
 
 let s: TestServer;
 before(async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, type Resource, type State, basicAuth } from 'ketting';
+import { basicAuth, Client, type Resource, type State } from 'ketting';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { type EventSocket, openSocket, simAnswer } from './voice-helpers.js';
 

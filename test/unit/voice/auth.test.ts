@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  LockedOutError,
-  UnauthorizedError,
   createAuthenticator,
+  LockedOutError,
   parseBasic,
+  UnauthorizedError,
 } from '../../../src/api/auth/index.js';
 import { hashSecret } from '../../../src/core/secrets.js';
 import { demoWorld } from '../../../src/directory/demo-world.js';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DomainError } from '../../../src/core/errors.js';
 import { parseExpand } from '../../../src/api/voice/hal/expand.js';
 import { applyFilter, parseFilter } from '../../../src/api/voice/hal/filter.js';
 import type { Entity, ItemSchema } from '../../../src/api/voice/hal/model.js';
 import { renderHal } from '../../../src/api/voice/hal/render.js';
+import { DomainError } from '../../../src/core/errors.js';
 
 const schema: ItemSchema = {
   fields: { name: 'string', n: 'integer', on: 'boolean', note: 'string' },

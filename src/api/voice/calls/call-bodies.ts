@@ -1,5 +1,5 @@
-import { invalid } from '../../../core/errors.js';
 import { parseParkLocation } from '../../../core/accounts.js';
+import { invalid } from '../../../core/errors.js';
 
 /** Field readers for call-control bodies: each failure is a 400 naming the field. */
 export function field(body: unknown, name: string): unknown {

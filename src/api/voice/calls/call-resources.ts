@@ -1,6 +1,6 @@
-import { forbidden, invalid, notFound } from '../../../core/errors.js';
-import { type AccessRule, type Principal, inTenant } from '../../../core/permissions.js';
 import { parseAccountId } from '../../../core/accounts.js';
+import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import { type AccessRule, inTenant, type Principal } from '../../../core/permissions.js';
 import type { CallRequestName, LegView } from '../../../switch/types.js';
 import { link } from '../hal/links.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';

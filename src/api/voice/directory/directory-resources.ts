@@ -4,10 +4,10 @@ import { EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
 import {
-  EXTENSION_SCHEMA,
-  PHONE_SCHEMA,
   deviceStateEntity,
+  EXTENSION_SCHEMA,
   extensionEntity,
+  PHONE_SCHEMA,
   phoneEntity,
   tenantEntity,
   userEntity,

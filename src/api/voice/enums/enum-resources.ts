@@ -1,8 +1,8 @@
 import { notFound } from '../../../core/errors.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
-import { type ResourceDef, listEntity } from '../hal/resource.js';
-import { ENUMS, ENUM_BY_PATH, enumValues } from './enum-values.js';
+import { listEntity, type ResourceDef } from '../hal/resource.js';
+import { ENUM_BY_PATH, ENUMS, enumValues } from './enum-values.js';
 
 /** Every authority the spec lists for enums. */
 const EVERYONE = ['T:*', 'ST:CC', 'TA', 'U'] as const;

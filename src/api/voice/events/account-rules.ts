@@ -1,6 +1,6 @@
+import { parseAccountId } from '../../../core/accounts.js';
 import { forbidden, invalid } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
-import { parseAccountId } from '../../../core/accounts.js';
 import type { Directory } from '../../../directory/directory.js';
 import type { Extension } from '../../../directory/model.js';
 import type { AccountKind } from './subscriptions.js';

@@ -38,9 +38,9 @@ export class SubscriptionIndex {
     else if (set.emergencyAllSites === false && siteOfOwner)
       keys.add(`emergency|${set.tenantId}|${siteOfOwner}`);
     for (const k of keys) {
-      let s = this.byKey.get(k);
-      if (!s) this.byKey.set(k, (s = new Set()));
+      const s = this.byKey.get(k) ?? new Set<SubscriptionSet>();
       s.add(set);
+      this.byKey.set(k, s);
     }
     this.keysOf.set(set, keys);
   }

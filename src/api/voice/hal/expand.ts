@@ -14,9 +14,11 @@ export class ExpandNode {
   readonly excluded = new Set<string>();
 
   child(name: string): ExpandNode {
-    let c = this.children.get(name);
-    if (!c) this.children.set(name, (c = new ExpandNode()));
-    return c;
+    const existing = this.children.get(name);
+    if (existing) return existing;
+    const created = new ExpandNode();
+    this.children.set(name, created);
+    return created;
   }
 
   /** Is embed `name` of this entity to be expanded? */

@@ -1,5 +1,5 @@
 import { invalid } from '../../../core/errors.js';
-import { type Entity, type FieldType, type ItemSchema, embedValue } from './model.js';
+import { type Entity, embedValue, type FieldType, type ItemSchema } from './model.js';
 
 /**
  * The `filter` grammar. Several `filter` parameters AND together; the comma-separated conditions

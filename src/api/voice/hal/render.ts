@@ -1,5 +1,5 @@
 import type { ExpandNode } from './expand.js';
-import { type Entity, type Link, embedValue } from './model.js';
+import { type Entity, embedValue, type Link } from './model.js';
 
 export type Namespace = 'api' | 'v1';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, forbidden, notFound } from '../../../core/errors.js';
-import { type AccessRule, type Principal, allows, inTenant } from '../../../core/permissions.js';
+import { type AccessRule, allows, inTenant, type Principal } from '../../../core/permissions.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';

@@ -1,5 +1,5 @@
-import { invalid } from '../../../core/errors.js';
 import { parseAccountId } from '../../../core/accounts.js';
+import { invalid } from '../../../core/errors.js';
 import type { AccessRule } from '../../../core/permissions.js';
 import { ENUMS } from '../enums/enum-values.js';
 import { link } from '../hal/links.js';
