@@ -3,10 +3,10 @@ import { $, fill, setStatus, topBar, voiceClient } from '/assets/tools.js';
 
 topBar('Resource graph');
 const SVG = 'http://www.w3.org/2000/svg';
-const COL = 290;
-const BOX_W = 250;
+const COL = 250;
+const BOX_W = 226;
 const BOX_H = 36;
-const ROW = 44;
+const ROW = 42;
 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -92,7 +92,7 @@ export function buildGraph(root, v1, dictionary) {
   return { root: api, nodes };
 }
 
-/** Tidy layout: leaves take one row each, a parent sits centred on its children. */
+/** Outline layout: leaves take one row each, a parent sits level with its first child. */
 function layout(root) {
   let row = 0;
   let depthMax = 0;
@@ -102,7 +102,7 @@ function layout(root) {
     if (!node.children.length) node.row = row++;
     else {
       for (const c of node.children) place(c, depth + 1);
-      node.row = (node.children[0].row + node.children.at(-1).row) / 2;
+      node.row = node.children[0].row;
     }
   };
   place(root, 0);
@@ -160,8 +160,8 @@ function draw({ root, nodes }) {
       },
       s('title', {}, `${label}\n${n.href}`),
       s('rect', { width: BOX_W, height: BOX_H }),
-      s('text', { class: 'name', x: 8, y: 15 }, clip(label, 36)),
-      s('text', { class: 'path', x: 8, y: 29 }, clip(n.href, 40)),
+      s('text', { class: 'name', x: 8, y: 15 }, clip(label, 30)),
+      s('text', { class: 'path', x: 8, y: 29 }, clip(n.href, 34)),
     );
     const openIt = () =>
       window.open(`/api/browser/browser.html#${encodeURIComponent(n.href)}`, '_blank', 'noopener');
