@@ -1,6 +1,7 @@
 // The contact-center REST test page: a token from the token endpoint, then any request.
-import { $, call, pretty, setStatus, topBar } from '/assets/tools.js';
+
 import { loginName, requestToken } from '/6/restapi/cc-auth.js';
+import { $, call, pretty, setStatus, topBar } from '/assets/tools.js';
 
 topBar('Contact Center API test');
 $('#domain').value = location.origin;

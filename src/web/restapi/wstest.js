@@ -1,6 +1,7 @@
 // The contact-center event socket test page: token, connect, optional subscribe, the events.
-import { $, h, pretty, setStatus, timeOfDay, topBar, wsUrl } from '/assets/tools.js';
+
 import { loginName, requestToken } from '/6/restapi/cc-auth.js';
+import { $, h, pretty, setStatus, timeOfDay, topBar, wsUrl } from '/assets/tools.js';
 
 topBar('Contact Center WebSocket test');
 $('#domain').value = location.origin;
