@@ -45,6 +45,8 @@ export interface JsonKindOptions {
   select?: (e: GenericEntity, s: Scope) => boolean;
   /** Model -> wire properties, for the typed kinds the switch reads (default: the record as is). */
   toWire?: (e: GenericEntity, s: Scope) => Record<string, unknown>;
+  /** Model fields a new record starts with (before the given fields apply). */
+  initial?: (fields: Record<string, unknown>) => Record<string, unknown>;
   /** Validated wire fields -> model fields to store. */
   fromWire?: (fields: Record<string, unknown>, s: Scope) => Record<string, unknown>;
   /** The id of a new record (default: the next integer). */
@@ -105,7 +107,11 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
           { type: 'field', value: o.idField },
         ]);
       }
-      const record: GenericEntity = { ...fromWire(o.naturalKey ? fields : rest, s), id };
+      const record: GenericEntity = {
+        ...o.initial?.(fields),
+        ...fromWire(o.naturalKey ? fields : rest, s),
+        id,
+      };
       if (o.tenantScoped) record.tenantId = s.tenantId;
       for (const p of partition) record[p] = s.params[p];
       await dir.put(o.kind, clean(record));

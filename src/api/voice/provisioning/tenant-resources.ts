@@ -1,5 +1,5 @@
 import { conflict } from '../../../core/errors.js';
-import { allows } from '../../../core/permissions.js';
+import { type Principal, allows } from '../../../core/permissions.js';
 import { type Device, type Did, PHONE_MODELS } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
 import type { Links } from '../hal/model.js';
@@ -75,6 +75,8 @@ const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
         siteAssignment: d.siteAssignment ?? 'static',
       };
     },
+    // A new phone is logged out until it registers; a basic SIP terminal has two line appearances.
+    initial: (w) => ({ registered: false, lineCount: w.model === 'bst' ? 2 : 6 }),
     fromWire: (w) => {
       const out = rename(w, { ownerExtension: 'ownerExt' });
       if (typeof out.macAddress === 'string') out.macAddress = normalMac(out.macAddress);
@@ -100,11 +102,6 @@ function checkPhone(s: Scope, rec: Record<string, unknown>, before?: { id: strin
     ]);
 }
 
-const phoneDefaults = (rec: Record<string, unknown>) => {
-  rec.registered ??= false;
-  rec.lineCount ??= rec.model === 'bst' ? 2 : 6;
-};
-
 const phones = tenantCollection({
   name: 'phones',
   segment: 'phones',
@@ -116,7 +113,6 @@ const phones = tenantCollection({
   backing: phoneBacking(),
   check(s, rec, before) {
     checkPhone(s, rec, before);
-    if (!before) phoneDefaults(rec);
   },
 });
 
@@ -354,10 +350,11 @@ export const TENANT_COLLECTIONS: Record<string, CollectionDef> = {
   phoneModels,
 };
 
-function tenantLinks(tenantId: string, s: Scope): Links {
+/** Links from a tenant to the collections the requester may read (also for the voice API's tenant view). */
+export function tenantCollectionLinks(tenantId: number | string, principal: Principal): Links {
   const links: Links = {};
   for (const [rel, def] of Object.entries(TENANT_COLLECTIONS)) {
-    if (def === userPhones || !allows(s.principal, def.rules.read)) continue;
+    if (def === userPhones || !allows(principal, def.rules.list ?? def.rules.read)) continue;
     links[`v1:${rel}`] = link(hrefOf(def.listPath, { tenantId }));
   }
   return links;
@@ -388,5 +385,5 @@ export const tenants: CollectionDef = {
   },
   itemGetElsewhere: true,
   backing: tenantBacking,
-  links: (row, s) => tenantLinks(row.id, s),
+  links: (row, s) => tenantCollectionLinks(row.id, s.principal),
 };
