@@ -84,6 +84,15 @@ describe('provisioning relations', () => {
     assert.deepEqual(codec.body._embedded.codecSet.codecs, ['G729'], 'the default embeds its codec set');
   });
 
+  test('HEAD answers like GET without a body', async () => {
+    const head = await s.fetch('/api/v1/zones', { method: 'HEAD', auth: ADMIN });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type') ?? '', /application\/hal\+json/);
+    assert.equal(await head.text(), '');
+    assert.equal((await s.fetch('/api/v1/zones', { method: 'HEAD', auth: BOB })).status, 403);
+    assert.equal((await s.fetch('/api/v1/zones/999', { method: 'HEAD', auth: ADMIN })).status, 404);
+  });
+
   test('read-only and update-only collections answer 405 for the verbs they lack', async () => {
     const files = await call(s, 'GET', '/api/v1/defaultannouncementfiles/fr', ADMIN);
     assert.equal(files.body._embedded.defaultAnnouncementFiles.length, 3);
@@ -218,6 +227,23 @@ describe('provisioning relations', () => {
     assert.equal(did.status, 409, 'a DID number is provisioned once');
     const notEmpty = await call(s, 'DELETE', '/api/v1/tenants/1002', ADMIN);
     assert.equal(notEmpty.status, 409, 'a tenant with extensions is deactivated, not deleted');
+    assert.equal(
+      (await call(s, 'POST', '/api/v1/tenants', ADMIN, { tenantId: 1004, name: 'Brief' })).status,
+      201,
+    );
+    const kp = await call(s, 'POST', '/api/v1/tenants/1004/keyprofiles', ADMIN, {
+      name: 'K',
+      phoneModel: 'bst',
+    });
+    assert.equal(kp.status, 201, kp.text);
+    assert.equal((await call(s, 'DELETE', '/api/v1/tenants/1004', ADMIN)).status, 200);
+    assert.equal((await call(s, 'GET', '/api/v1/tenants/1004/keyprofiles', ADMIN)).status, 404);
+    assert.equal(
+      (await call(s, 'POST', '/api/v1/tenants', ADMIN, { tenantId: 1004, name: 'Again' })).status,
+      201,
+    );
+    const again = await call(s, 'GET', '/api/v1/tenants/1004/keyprofiles', ADMIN);
+    assert.deepEqual(again.body._embedded.keyProfiles, [], 'a deleted tenant leaves no records behind');
   });
 });
 

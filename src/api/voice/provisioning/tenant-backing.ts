@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict } from '../../../core/errors.js';
 import type { CcTenant, Tenant } from '../../../directory/model.js';
-import { DEFAULT_CC_LIMITS } from '../../../directory/provisioning-model.js';
+import { DEFAULT_CC_LIMITS, PROVISIONING_KINDS } from '../../../directory/provisioning-model.js';
 import { type Backing, type Row, type Scope, clean } from './backing.js';
 
 /** Tenants are the directory's `tenant` entities (the ones auth and the switch read). */
@@ -56,6 +56,9 @@ function newCcTenant(s: Scope, tenantId: number, name: string): CcTenant {
   };
 }
 
+/** Typed kinds a tenant owns besides its extensions. */
+const TENANT_KINDS = ['did', 'parkRange', 'site', 'device', 'presenceOption', 'outboundQueue'] as const;
+
 export const tenantBacking: Backing = {
   list: (s) => s.runtime.directory.tenants().map(toRow),
   get: (s, id) => {
@@ -100,7 +103,7 @@ export const tenantBacking: Backing = {
         { type: 'tenantId', value: id },
       ]);
     }
-    for (const kind of ['did', 'parkRange', 'site', 'presenceOption', 'outboundQueue'])
+    for (const kind of [...TENANT_KINDS, ...PROVISIONING_KINDS])
       for (const e of dir.list(kind, Number(id))) await dir.remove(kind, e.id);
     await dir.remove('tenant', id);
   },
