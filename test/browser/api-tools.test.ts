@@ -42,6 +42,45 @@ describe('contact-center test pages', () => {
     assert.equal(JSON.parse(await text(page.locator('#responseBody'))).success, false);
   });
 
+  test('apitest: a tenant admin works within their own tenant, not another', async () => {
+    const page = await fx.page('/6/restapi/apitest.html');
+    await page.fill('#tenantDomain', '1001');
+    await page.fill('#username', '100');
+    await page.fill('#password', '1234');
+    await page.getByRole('button', { name: 'Get token' }).click();
+    await page.getByText('Signed in as 100@1001').waitFor();
+    await page.fill('#endpoint', 'extensions');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('#responseHeaders', { hasText: 'HTTP 200' }).waitFor();
+    const own = JSON.parse(await text(page.locator('#responseBody')));
+    assert.ok(
+      own.items.some(
+        (e: { extension: string; lastname: string }) => e.extension === '101' && e.lastname === 'Brown',
+      ),
+    );
+
+    const tenants = (await (
+      await fx.server.fetch('/6/v2/api/oauth/token', {
+        method: 'POST',
+        json: { grant_type: 'password', username: 'admin', password: 'admin' },
+      })
+    ).json()) as { access_token: string };
+    const list = (await (
+      await fx.server.fetch('/6/v2/api/tenants', {
+        headers: { authorization: `Bearer ${tenants.access_token}` },
+      })
+    ).json()) as {
+      items: { uuid: string; platform_tenant_id: string }[];
+    };
+    const globex = list.items.find((t) => t.platform_tenant_id === '1002');
+    assert.ok(globex);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.fill('#endpoint', `tenants/${globex.uuid}/extensions`);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('#responseHeaders', { hasText: /HTTP 40[34]/ }).waitFor();
+    assert.equal(JSON.parse(await text(page.locator('#responseBody'))).success, false);
+  });
+
   test('wstest: connect with a token, then list the events received', async () => {
     const page = await fx.page('/6/restapi/wstest.html');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();

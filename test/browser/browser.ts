@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../src/server/config.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -36,8 +37,8 @@ export interface BrowserFixture {
   close(): Promise<void>;
 }
 
-export async function browserFixture(): Promise<BrowserFixture> {
-  const server = await startTestServer();
+export async function browserFixture(overrides: Partial<Config> = {}): Promise<BrowserFixture> {
+  const server = await startTestServer(overrides);
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -129,3 +129,20 @@ describe('live console', () => {
     await fx.shot(page, 'console-globex');
   });
 });
+
+describe('live console without the simulator', () => {
+  let fx: BrowserFixture;
+  before(async () => {
+    fx = await browserFixture({ sim: false });
+  });
+  after(async () => fx.close());
+
+  test('shows the API views and says the simulator is off', async () => {
+    const page = await fx.page('/console/');
+    await page.locator('tr[data-ext="101"]').waitFor();
+    await page.locator('#calls', { hasText: 'The simulator answered 404' }).waitFor();
+    await page.locator('tr[data-park="PL1@1001"][data-state="idle"]').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Acme Corp (1001)' }).count(), 1);
+    await fx.shot(page, 'console-no-sim');
+  });
+});

@@ -107,5 +107,10 @@ describe('voice API browser tools', () => {
     await page.locator('#eventList li[data-kind="event"]', { hasText: 'dial · 100@1001' }).waitFor();
     await page.locator('#eventList li[data-kind="event"]', { hasText: 'offer · 101@1001' }).waitFor();
     await fx.shot(page, 'wstool');
+
+    // Keep-alive: a short text the server echoes.
+    await page.fill('#keepAliveSeconds', '1');
+    await page.locator('#keepAliveSeconds').dispatchEvent('change');
+    await page.locator('#eventList li[data-kind="echo"]', { hasText: 'keepalive' }).first().waitFor();
   });
 });
