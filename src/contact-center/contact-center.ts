@@ -307,19 +307,20 @@ export class ContactCenter {
   }
 
   private offer(call: CcCall, a: AgentRecord): boolean {
+    // Marked before the switch is asked, so a report arriving during the command finds the offer.
     call.status = 'offered';
     call.agentExt = a.ext;
-    this.setQueueState(a, 'Offered', call);
     try {
       this.sw.offerQueuedCall(call.smdrCallId, a.ext);
     } catch {
+      // The phone cannot take it (unregistered, busy lines): try the next agent, no events.
       call.status = 'waiting';
       call.agentExt = undefined;
-      this.setQueueState(a, 'None');
       return false;
     }
     // The switch may have answered or failed the offer synchronously.
     if (call.status !== 'offered' || call.agentExt !== a.ext) return true;
+    this.setQueueState(a, 'Offered', call);
     const name = this.deps.directory.extension(call.tenantId, a.ext)?.name ?? '';
     call.log('offered', this.now, `Offered to ${a.ext} ${name}`.trim());
     this.emitCall(call, 'call_offered', { agentExt: a.ext });

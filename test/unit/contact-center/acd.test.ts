@@ -92,6 +92,21 @@ describe('ACD distribution', () => {
     }
   });
 
+  test('an agent whose phone cannot take the offer is skipped without events', async () => {
+    const w = await ccWorld();
+    try {
+      w.sw.failOffersTo.add('101');
+      w.port.callQueued(queued('8', w.clock.now()));
+      await w.settle();
+      assert.deepEqual(w.sw.log, ['offer 8 102']);
+      const about101 = w.events.filter((e) => e.category === 'agent' && e.data.agent.ext === '101');
+      assert.deepEqual(about101, []);
+      assert.equal(w.cc.agentState(1001, '101').consecutiveMissed, 0);
+    } finally {
+      await w.close();
+    }
+  });
+
   test('Mandatory agent records at answer', async () => {
     const w = await ccWorld();
     try {
