@@ -32,10 +32,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Only what Switchboard serves itself: no CDN, no inline script, sockets to this origin. */
+/**
+ * Only what Switchboard serves itself: no CDN, no inline script or style. Requests may go to
+ * another server because the contact-center test page has a Domain field.
+ */
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+  "connect-src 'self' http: https: ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 /** Serves the browser tools from src/web (issue 7), with ETags and path-traversal protection. */
 export async function webPages(app: FastifyInstance, _opts: { runtime: Runtime }) {

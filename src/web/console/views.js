@@ -43,7 +43,7 @@ export function extensionsView(state, act) {
         h('th', { scope: 'row', class: 'mono' }, e.extension),
         h(
           'td',
-          {},
+          { class: 'name' },
           e.name,
           h('div', { class: 'sub' }, e.extensionType === 'locationExt' ? 'location' : 'user'),
         ),
