@@ -84,6 +84,29 @@ describe('provisioning relations', () => {
     assert.deepEqual(codec.body._embedded.codecSet.codecs, ['G729'], 'the default embeds its codec set');
   });
 
+  test('concurrent creates get distinct ids, and a duplicate loses with 409', async () => {
+    const before = (await call(s, 'GET', '/api/v1/zones', ADMIN)).body._embedded.zones.length;
+    const made = await Promise.all(
+      ['A', 'B', 'C'].map((n) => call(s, 'POST', '/api/v1/zones', ADMIN, { name: `Zone ${n}` })),
+    );
+    assert.deepEqual(
+      made.map((r) => r.status),
+      [201, 201, 201],
+    );
+    assert.equal(new Set(made.map((r) => r.body.zoneId)).size, 3);
+    assert.equal((await call(s, 'GET', '/api/v1/zones', ADMIN)).body._embedded.zones.length, before + 3);
+    const twins = await Promise.all(
+      [ALICE, OPERATOR].map((who) =>
+        call(s, 'POST', '/api/v1/tenants/1001/users', who, {
+          extension: '177',
+          firstName: 'Twin',
+          pin: '1234',
+        }),
+      ),
+    );
+    assert.deepEqual(twins.map((r) => r.status).sort(), [201, 409]);
+  });
+
   test('HEAD answers like GET without a body', async () => {
     const head = await s.fetch('/api/v1/zones', { method: 'HEAD', auth: ADMIN });
     assert.equal(head.status, 200);

@@ -2,7 +2,8 @@ import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js'
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
-import { type Ctx, type ResourceDef, type VerbDef, listEntity } from '../hal/resource.js';
+import { type Ctx, type Outcome, type ResourceDef, type VerbDef, listEntity } from '../hal/resource.js';
+import { inTurn } from './serial.js';
 import { type Backing, type Row, SINGLETON_ID, type Scope } from './backing.js';
 import { type Fields, adminOnlyFieldsIn, filterSchema, validateBody, visibleProps } from './fields.js';
 
@@ -187,6 +188,10 @@ function refuseAdminOnly(def: { fields: Fields }, s: Scope, patch: Record<string
 const verb = (rules: AccessRule[] | undefined, handle: VerbDef['handle']): VerbDef | undefined =>
   rules ? { rules, handle } : undefined;
 
+/** A writing verb: its checks and its write take their turn with every other provisioning write. */
+const writeVerb = (rules: AccessRule[] | undefined, handle: (ctx: Ctx) => Promise<Outcome>) =>
+  verb(rules, (ctx) => inTurn(() => handle(ctx)));
+
 /** The list and item resources of one collection. */
 export function collectionResources(def: CollectionDef): ResourceDef[] {
   const { backing, rules } = def;
@@ -205,7 +210,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
           }),
         };
       }),
-      POST: verb(rules.create, async (ctx) => {
+      POST: writeVerb(rules.create, async (ctx) => {
         const s = scopeOf(ctx);
         const fields = validateBody(def.fields, ctx.body, 'create');
         if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
@@ -226,7 +231,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
         const s = scopeOf(ctx);
         return { entity: rowEntity(def, s, found(def, s, ctx.params[def.idField])) };
       }),
-      PUT: verb(rules.update, async (ctx) => {
+      PUT: writeVerb(rules.update, async (ctx) => {
         const s = scopeOf(ctx);
         const before = found(def, s, ctx.params[def.idField]);
         const patch = validateBody(def.fields, ctx.body, 'update');
@@ -237,7 +242,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
         await backing.update(s, before.id, patch);
         return { entity: rowEntity(def, s, backing.get(s, before.id)!) };
       }),
-      DELETE: verb(rules.remove, async (ctx) => {
+      DELETE: writeVerb(rules.remove, async (ctx) => {
         const s = scopeOf(ctx);
         const row = found(def, s, ctx.params[def.idField]);
         const user = def.inUse?.(s, row.id);
@@ -268,7 +273,7 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
       path: def.path,
       verbs: {
         GET: verb(def.rules.read, (ctx) => ({ entity: rowEntity(def, scopeOf(ctx), rowOf(scopeOf(ctx))) })),
-        PUT: verb(def.rules.update, async (ctx) => {
+        PUT: writeVerb(def.rules.update, async (ctx) => {
           const s = scopeOf(ctx);
           const patch = validateBody(def.fields, ctx.body, 'update');
           checkRefs(def.refs, s, { ...rowOf(s).props, ...patch });
