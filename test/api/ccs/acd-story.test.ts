@@ -206,6 +206,7 @@ describe('the ACD story on the virtual clock', () => {
     await sim(server, `devices/${phone('101')}/answer`);
     const live = await eventually(async () => {
       const items = (await acmeAdmin.get('calls')).body.items as {
+        id: string;
         type?: string;
         is_recording: boolean;
         is_suppressed: boolean;
@@ -215,7 +216,38 @@ describe('the ACD story on the virtual clock', () => {
     }, 'answered call');
     assert.equal(live.is_recording, true);
     assert.equal(live.is_suppressed, false);
+
+    // The queue call is among the agent's calls on the voice API; holding it there counts as hold time.
+    const voice = await server.fetch('/api/v1/calls', { auth: '101@1001:1234' });
+    assert.equal(voice.status, 200);
+    const legs: { callId: string; smdrCallId: string }[] = [];
+    JSON.stringify(await voice.json(), (_k, v) => {
+      if (v && typeof v === 'object' && 'smdrCallId' in v) legs.push(v);
+      return v;
+    });
+    const leg = legs.find((l) => l.smdrCallId === live.id);
+    assert.ok(leg, 'the queue call is listed for 101');
+    const request = (callRequest: string) =>
+      server.fetch(`/api/v1/calls/${leg.callId}`, {
+        method: 'POST',
+        auth: '101@1001:1234',
+        json: { callRequest, myPartyId: '101@1001' },
+      });
+    assert.ok((await request('holdCall')).status < 300);
+    await eventually(async () => (await agentState('101')).phone_state.state === 'Hold', '101 on hold');
+    await sim(server, 'clock/advance', { ms: 2_000 });
+    assert.ok((await request('resumeHeldCall')).status < 300);
+    await eventually(
+      async () => (await agentState('101')).phone_state.state === 'Talking',
+      '101 talking again',
+    );
     await sim(server, `devices/${phone('101')}/hangup`);
+    const done = await eventually(async () => {
+      const r = await acmeAdmin.get(`calls/${live.id}`);
+      return r.status === 200 && r.body.type === undefined ? r.body : undefined;
+    }, 'finished call');
+    assert.equal(done.hold_time, '00:00:02');
+    assert.equal(done.recordings[0].extension, '101');
     for (const n of ['102', '103']) {
       await acmeAdmin.post(`extensions/${ext(n)}`, { request: 'updateAgentState', name: 'Ready' });
     }
