@@ -190,7 +190,7 @@ const verb = (rules: AccessRule[] | undefined, handle: VerbDef['handle']): VerbD
 
 /** A writing verb: its checks and its write take their turn with every other provisioning write. */
 const writeVerb = (rules: AccessRule[] | undefined, handle: (ctx: Ctx) => Promise<Outcome>) =>
-  verb(rules, (ctx) => inTurn(() => handle(ctx)));
+  verb(rules, (ctx) => inTurn(ctx.runtime, () => handle(ctx)));
 
 /** The list and item resources of one collection. */
 export function collectionResources(def: CollectionDef): ResourceDef[] {
