@@ -4,20 +4,19 @@
  * See docs/switch.md.
  */
 import { accountId } from '../core/accounts.js';
-import { conflict, invalid, notFound } from '../core/errors.js';
+import { invalid, notFound } from '../core/errors.js';
 import type { DirectoryChange } from '../directory/directory.js';
 import type { Device, Extension } from '../directory/model.js';
 import * as acd from './acd.js';
 import type { AcdPort } from './acd-port.js';
-import { attendantDigits } from './attendant.js';
+import { callRequest } from './call-requests.js';
 import { Core, type SwitchDeps } from './core.js';
-import { hold, resume, transfer } from './features.js';
 import { endLeg, SYSTEM } from './lifecycle.js';
 import { type Leg, view } from './model.js';
 import * as origination from './origination.js';
 import * as outside from './outside.js';
-import { parkCall } from './park.js';
-import { answerOffer, declineOffer } from './routing.js';
+import * as phones from './phones.js';
+import { findDevice } from './phones.js';
 import { parkStatus, snapshot } from './snapshot.js';
 import type {
   CallRequestCommand,
@@ -61,60 +60,8 @@ export class Switch {
 
   callRequest(cmd: CallRequestCommand): LegView | undefined {
     return this.core.queue.run(cmd.tenantId, () => {
-      const leg = this.liveLeg(cmd.tenantId, cmd.callObserverId);
-      if (cmd.myExt !== undefined && leg.ext !== cmd.myExt) {
-        throw invalid('MY_PARTY_MISMATCH', `Call ${leg.id} is not a call of ${cmd.myExt}`);
-      }
-      if (cmd.request === 'hangupCall') {
-        if (leg.kind === 'point') throw conflict('CALL_NOT_CONTROLLABLE', 'A routing point cannot hang up');
-        this.checkBstLeg(leg, false);
-        if (leg.offerFrom) declineOffer(this.core, leg, 'rejected');
-        else endLeg(this.core, leg, leg.party.id, 'normal');
-        return view(leg, this.core.now());
-      }
-      if (leg.kind !== 'user')
-        throw conflict('CALL_NOT_CONTROLLABLE', 'Only an extension can control its call');
-      switch (cmd.request) {
-        case 'answerCall':
-          this.answerByApi(leg, cmd.deviceId);
-          break;
-        case 'deflectCall':
-          if (!leg.offerFrom) throw conflict('CALL_NOT_RINGING', 'Only a ringing call can be deflected');
-          this.checkBstLeg(leg, false);
-          declineOffer(this.core, leg, 'deflected');
-          break;
-        case 'holdCall':
-          this.refuseBst(leg, 'holdCall');
-          hold(this.core, leg);
-          break;
-        case 'resumeHeldCall':
-          this.refuseBst(leg, 'resumeHeldCall');
-          resume(this.core, leg);
-          break;
-        case 'transfer': {
-          if (!cmd.otherCallId) throw invalid('OTHER_CALL_REQUIRED', 'transfer needs otherCallId');
-          const other = this.core.reg.legs.get(cmd.otherCallId);
-          if (!other || other.tenantId !== cmd.tenantId) {
-            throw notFound('OTHER_CALL_NOT_FOUND', `No live call ${cmd.otherCallId}`);
-          }
-          if (other.ext !== leg.ext || other.kind !== 'user') {
-            throw conflict(
-              'TRANSFER_NEEDS_TWO_CALLS',
-              'otherCallId must be another call of the same extension',
-            );
-          }
-          this.checkBstLeg(leg, false);
-          transfer(this.core, leg, other);
-          break;
-        }
-        case 'parkCall':
-          this.checkBstLeg(leg, false);
-          parkCall(this.core, leg, cmd.parkLocation);
-          break;
-        default:
-          throw invalid('INVALID_CALL_REQUEST', `Unknown call request ${String(cmd.request)}`);
-      }
-      return undefined;
+      const leg = callRequest(this.core, cmd);
+      return leg ? view(leg, this.core.now()) : undefined;
     });
   }
 
@@ -212,77 +159,37 @@ export class Switch {
   // ---- simulator: phones ------------------------------------------------------------------
 
   deviceAnswer(deviceId: string, callObserverId?: string): LegView {
-    const d = this.device(deviceId);
-    return this.runLeg(d.tenantId, () => {
-      this.requireRegistered(d);
-      const leg = this.deviceLeg(d, callObserverId, (l) => l.state === 'ringing' && this.ringsOn(l, d));
-      if (leg?.state !== 'ringing' || !this.ringsOn(leg, d)) {
-        throw conflict('CALL_NOT_RINGING', `No call is ringing on ${deviceId}`);
-      }
-      if (leg.origin) origination.originAnswered(this.core, leg);
-      else answerOffer(this.core, leg, d.id);
-      return leg;
-    });
+    const d = findDevice(this.core, deviceId);
+    return this.runLeg(d.tenantId, () => phones.phoneAnswer(this.core, d, callObserverId));
   }
 
   deviceHangup(deviceId: string, callObserverId?: string): void {
-    const d = this.device(deviceId);
-    this.run(d.tenantId, () => {
-      const leg =
-        this.deviceLeg(d, callObserverId, (l) => l.deviceId === d.id && !l.origin) ??
-        this.deviceLeg(d, callObserverId, (l) => this.ringsOn(l, d));
-      if (!leg || (leg.deviceId !== d.id && !this.ringsOn(leg, d))) {
-        throw conflict('NO_ACTIVE_CALL', `No call on ${deviceId}`);
-      }
-      if (leg.offerFrom) declineOffer(this.core, leg, 'rejected');
-      else endLeg(this.core, leg, leg.party.id, 'normal');
-    });
+    const d = findDevice(this.core, deviceId);
+    this.run(d.tenantId, () => phones.phoneHangup(this.core, d, callObserverId));
   }
 
   deviceDial(deviceId: string, to: string): LegView {
-    const d = this.device(deviceId);
+    const d = findDevice(this.core, deviceId);
     return this.runLeg(d.tenantId, () => {
-      this.requireRegistered(d);
+      phones.requireRegistered(this.core, d);
       return origination.deviceDial(this.core, d, to);
     });
   }
 
   /** DTMF from a phone (to an auto attendant menu it is connected to). */
   deviceDigits(deviceId: string, digits: string): void {
-    const d = this.device(deviceId);
-    this.run(d.tenantId, () => {
-      if (typeof digits !== 'string' || !/^[0-9*#]{1,32}$/.test(digits)) {
-        throw invalid('INVALID_DIGITS', 'digits must be 1 to 32 of 0-9, * and #');
-      }
-      const leg = this.deviceLeg(d, undefined, (l) => l.deviceId === d.id && l.state === 'connected');
-      if (!leg) throw conflict('NO_ACTIVE_CALL', `No connected call on ${deviceId}`);
-      attendantDigits(this.core, leg, digits);
-    });
+    const d = findDevice(this.core, deviceId);
+    this.run(d.tenantId, () => phones.phoneDigits(this.core, d, digits));
   }
 
   registerDevice(deviceId: string): void {
-    const d = this.device(deviceId);
-    this.run(d.tenantId, () => {
-      if (this.core.presence.setRegistered(d, true)) this.deviceEvent(d, true);
-    });
+    const d = findDevice(this.core, deviceId);
+    this.run(d.tenantId, () => phones.register(this.core, d));
   }
 
   unregisterDevice(deviceId: string): void {
-    const d = this.device(deviceId);
-    this.run(d.tenantId, () => {
-      if (!this.core.presence.setRegistered(d, false)) return;
-      this.deviceEvent(d, false);
-      const stillRegistered = this.core.presence.registeredDevices(d.tenantId, d.ownerExt);
-      for (const leg of origination.legsOnDevice(this.core, d)) {
-        if (leg.state === 'ended') continue;
-        if (leg.offerFrom && leg.deviceId === undefined) {
-          if (stillRegistered.length > 0) leg.ringingDeviceId = stillRegistered[0].id;
-          else declineOffer(this.core, leg, 'unavailable');
-        } else {
-          endLeg(this.core, leg, leg.party.id, 'unregistered');
-        }
-      }
-    });
+    const d = findDevice(this.core, deviceId);
+    this.run(d.tenantId, () => phones.unregister(this.core, d));
   }
 
   // ---- simulator: the public network ---------------------------------------------------------
@@ -365,88 +272,10 @@ export class Switch {
     return out;
   }
 
-  private liveLeg(tenantId: number, id: string): Leg {
-    const leg = this.core.reg.legs.get(id);
-    if (!leg || leg.tenantId !== tenantId) throw notFound('CALL_NOT_FOUND', `No live call ${id}`);
-    return leg;
-  }
-
   private tenantOfCall(smdrCallId: string): number {
     const call = this.core.reg.calls.get(smdrCallId);
     if (!call) throw notFound('CALL_NOT_FOUND', `No live call ${smdrCallId}`);
     return call.tenantId;
-  }
-
-  private device(deviceId: string): Device {
-    const d = typeof deviceId === 'string' ? this.core.dir.device(deviceId) : undefined;
-    if (!d) throw notFound('DEVICE_NOT_FOUND', `No device ${deviceId}`);
-    return d;
-  }
-
-  private requireRegistered(d: Device): void {
-    if (!this.core.presence.isRegistered(d.id))
-      throw conflict('DEVICE_NOT_REGISTERED', `Device ${d.id} is not registered`);
-  }
-
-  private ringsOn(leg: Leg, d: Device): boolean {
-    if (leg.origin) return leg.deviceId === d.id;
-    return leg.offerFrom !== undefined && leg.state === 'ringing' && this.core.presence.isRegistered(d.id);
-  }
-
-  /** The named leg of the phone's owner, or the first one matching. */
-  private deviceLeg(
-    d: Device,
-    callObserverId: string | undefined,
-    match: (l: Leg) => boolean,
-  ): Leg | undefined {
-    const legs = this.core.reg.legsOf(accountId(d.ownerExt, d.tenantId));
-    if (callObserverId !== undefined) {
-      const leg = this.core.reg.legs.get(callObserverId);
-      if (!leg || !legs.has(leg)) throw notFound('CALL_NOT_FOUND', `No call ${callObserverId} on ${d.id}`);
-      return leg;
-    }
-    for (const l of legs) if (match(l)) return l;
-    return undefined;
-  }
-
-  private deviceEvent(d: Device, registered: boolean): void {
-    this.core.emit({ type: 'device', tenantId: d.tenantId, deviceId: d.id, registered, at: this.core.now() });
-  }
-
-  /** The phone a leg is on (or rings on). */
-  private legDevice(leg: Leg, deviceId?: string): Device | undefined {
-    const id = deviceId ?? leg.deviceId ?? leg.ringingDeviceId;
-    return id ? this.core.dir.device(id) : undefined;
-  }
-
-  private checkBstLeg(leg: Leg, needsFreeLine: boolean): void {
-    const d = this.legDevice(leg);
-    if (d) origination.checkBst(this.core, d, needsFreeLine);
-  }
-
-  private refuseBst(leg: Leg, request: string): void {
-    if (this.legDevice(leg)?.model === 'bst') {
-      throw conflict('BST_NOT_SUPPORTED', `${request} is not supported on a basic SIP terminal`);
-    }
-  }
-
-  private answerByApi(leg: Leg, deviceId: string | undefined): void {
-    if (leg.origin) {
-      this.refuseBst(leg, 'answerCall');
-      throw conflict('CALL_NOT_RINGING', 'The call rings on an external device');
-    }
-    if (!leg.offerFrom || (leg.state !== 'ringing' && leg.state !== 'offered')) {
-      throw conflict('CALL_NOT_RINGING', 'Only a ringing call can be answered');
-    }
-    const e = this.core.dir.extension(leg.tenantId, leg.ext ?? '') as Extension;
-    const d = deviceId
-      ? origination.ownDevice(this.core, e, deviceId)
-      : this.legDevice(leg) && this.core.presence.isRegistered(leg.ringingDeviceId ?? '')
-        ? this.legDevice(leg)!
-        : origination.defaultDevice(this.core, e);
-    if (d.model === 'bst')
-      throw conflict('BST_NOT_SUPPORTED', 'answerCall is not supported on a basic SIP terminal');
-    answerOffer(this.core, leg, d.id);
   }
 
   private directoryChanged(c: DirectoryChange): void {
