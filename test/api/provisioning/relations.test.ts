@@ -124,6 +124,9 @@ describe('provisioning relations', () => {
       (await call(s, 'POST', '/api/v1/defaultannouncementfiles/fr', ADMIN, { fileName: 'a.wav' })).status,
       405,
     );
+    const unknown = await call(s, 'GET', '/api/v1/defaultannouncementfiles/xx', ADMIN);
+    assert.equal(unknown.status, 404, 'files are per provisioned language');
+    assert.equal(unknown.body.errorCode, 'LANGUAGE_NOT_FOUND');
     assert.equal((await call(s, 'POST', '/api/v1/runningtasks', ADMIN, {})).status, 405);
     assert.equal((await call(s, 'DELETE', '/api/v1/runningtasks/1', ADMIN)).status, 405);
     const put = await call(s, 'PUT', '/api/v1/standarddhcpoptions/66', ADMIN, {

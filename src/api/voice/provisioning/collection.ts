@@ -9,7 +9,7 @@ import { type Fields, adminOnlyFieldsIn, filterSchema, validateBody, visibleProp
 
 /** A property that names a record of another collection: linked, embedded for `expand`, checked on write. */
 export interface Ref {
-  /** The wire property holding the id (or an array of ids). */
+  /** The wire property holding the id: `carrierId`, an array `codecs`, or `rules[].routeId`. */
   field: string;
   target: () => CollectionDef;
 }
@@ -56,6 +56,8 @@ export interface CollectionDef {
   check?: (s: Scope, record: Record<string, unknown>, before?: Row) => void;
   /** What still refers to a record (a delete then answers 409); set by `guardReferences`. */
   inUse?: (s: Scope, id: string) => string | undefined;
+  /** Checks the path's other parameters (a language code names a language) for every verb. */
+  checkPath?: (s: Scope) => void;
 }
 
 /** A single record at one address (GET, PUT): a system setting. */
@@ -70,7 +72,7 @@ export interface SingletonDef {
   computed?: (s: Scope) => Record<string, unknown>;
 }
 
-const scopeOf = (ctx: Ctx): Scope => ({
+const scopeIn = (ctx: Ctx): Scope => ({
   runtime: ctx.runtime,
   principal: ctx.principal,
   tenantId: ctx.tenantId,
@@ -195,6 +197,11 @@ const writeVerb = (rules: AccessRule[] | undefined, handle: (ctx: Ctx) => Promis
 /** The list and item resources of one collection. */
 export function collectionResources(def: CollectionDef): ResourceDef[] {
   const { backing, rules } = def;
+  const scopeOf = (ctx: Ctx): Scope => {
+    const s = scopeIn(ctx);
+    def.checkPath?.(s);
+    return s;
+  };
   const listResource: ResourceDef = {
     path: def.listPath,
     verbs: {
@@ -272,9 +279,9 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
     {
       path: def.path,
       verbs: {
-        GET: verb(def.rules.read, (ctx) => ({ entity: rowEntity(def, scopeOf(ctx), rowOf(scopeOf(ctx))) })),
+        GET: verb(def.rules.read, (ctx) => ({ entity: rowEntity(def, scopeIn(ctx), rowOf(scopeIn(ctx))) })),
         PUT: writeVerb(def.rules.update, async (ctx) => {
-          const s = scopeOf(ctx);
+          const s = scopeIn(ctx);
           const patch = validateBody(def.fields, ctx.body, 'update');
           checkRefs(def.refs, s, { ...rowOf(s).props, ...patch });
           if (def.backing.get(s, SINGLETON_ID)) await def.backing.update(s, SINGLETON_ID, patch);

@@ -1,3 +1,5 @@
+import { notFound } from '../../../core/errors.js';
+import type { Scope } from './backing.js';
 import type { CollectionDef } from './collection.js';
 import { jsonCollection, refsTo } from './define.js';
 import { PATTERNS, f } from './fields.js';
@@ -37,7 +39,7 @@ function language(list: string, kind: string, collection: string, read: string[]
 }
 
 function announcementFiles(list: string, kind: string, collection: string, verbs: 'crud' | 'read') {
-  return jsonCollection({
+  const def = jsonCollection({
     name: collection,
     kind,
     listPath: `/v1/${list}/:langCode`,
@@ -54,6 +56,15 @@ function announcementFiles(list: string, kind: string, collection: string, verbs
     read: TBAM,
     verbs,
   });
+  return { ...def, checkPath: knownLanguage };
+}
+
+/** Announcement files are per provisioned language. */
+function knownLanguage(s: Scope): void {
+  const code = s.params.langCode;
+  if (!SYSTEM.languages.backing.get(s, code)) {
+    throw notFound('LANGUAGE_NOT_FOUND', `No language ${code}.`, [{ type: 'value', value: code }]);
+  }
 }
 
 function server(
