@@ -9,7 +9,7 @@ describe('voice API browser tools', () => {
   });
   after(async () => fx.close());
 
-  test('browser.html: start at /api, follow a link, fill a template, send a POST', async () => {
+  test('browser.html: start at /api, follow links, fill a template, see _embedded, send POST, PUT and DELETE', async () => {
     const page = await fx.page('/api/browser/browser.html');
     await page.fill('#username', '100@1001');
     await page.fill('#password', '1234');
@@ -44,6 +44,36 @@ describe('voice API browser tools', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('#statusLine', { hasText: /POST \/api\/v1\/calls\/999999 → 4\d\d/ }).waitFor();
     assert.match(await text(page.locator('#rawBody')), /"status": 4\d\d/);
+
+    // _embedded items with their own links, then a PUT with a body that changes the resource.
+    await page.selectOption('#method', 'GET');
+    await page.fill('#address', '/api/v1/tenants/1001/extensions');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const embedded = page.locator('.hal-embedded[data-embed="extensions"] table.items tbody tr');
+    await embedded.first().waitFor();
+    assert.ok((await embedded.count()) >= 7);
+    // An item's own link is followed from its row.
+    await page.getByRole('button', { name: 'self /api/v1/tenants/1001/extensions/101' }).click();
+    await page.locator('#statusLine', { hasText: 'GET /api/v1/tenants/1001/extensions/101 → 200' }).waitFor();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await embedded.first().waitFor();
+    await fx.shot(page, 'browser-embedded');
+    await page.selectOption('#method', 'PUT');
+    await page.fill('#address', '/api/v1/tenants/1001/users/102');
+    await page.fill('#body', '{"dnd": true}');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#statusLine', { hasText: 'PUT /api/v1/tenants/1001/users/102 → 200' }).waitFor();
+    const presence = (await (
+      await fx.server.fetch('/api/v1/presencestatus/tenants/1001/extensions/102', { auth: '100@1001:1234' })
+    ).json()) as { dnd: string };
+    assert.equal(presence.dnd, 'dndOn');
+    // DELETE is sent as such: enums are read-only, so the answer is 405 with Allow.
+    await page.selectOption('#method', 'DELETE');
+    await page.fill('#address', '/api/v1/enums/callrequest');
+    await page.fill('#body', '');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#statusLine', { hasText: 'DELETE /api/v1/enums/callrequest → 405' }).waitFor();
+    assert.match(await text(page.locator('#rawHeaders')), /^allow: .*GET/m);
   });
 
   test('graph.html draws a node for every relation of the live v1 root', async () => {

@@ -66,13 +66,88 @@ function renderResource(doc, depth) {
                 ' ',
                 h('span', { class: 'badge' }, Array.isArray(value) ? `${value.length} items` : 'resource'),
               ),
-              (Array.isArray(value) ? value : [value]).map((item) =>
-                h('div', { class: 'hal-item' }, renderResource(item, depth + 1)),
-              ),
+              isFlatList(value)
+                ? renderItemTable(value)
+                : (Array.isArray(value) ? value : [value]).map((item) =>
+                    h('div', { class: 'hal-item' }, renderResource(item, depth + 1)),
+                  ),
             ),
           ),
         )
       : null,
+  );
+}
+
+/** A list of items with only plain properties and plain links: one table, one row per item. */
+function isFlatList(value) {
+  return (
+    Array.isArray(value) &&
+    value.length > 1 &&
+    value.every(
+      (item) =>
+        item &&
+        !item._embedded &&
+        Object.entries(item).every(([k, v]) => k === '_links' || v === null || typeof v !== 'object'),
+    )
+  );
+}
+
+function renderItemTable(items) {
+  const keys = [...new Set(items.flatMap((i) => Object.keys(i).filter((k) => k !== '_links')))];
+  return h(
+    'table',
+    { class: 'items' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        keys.map((k) => h('th', { scope: 'col', class: 'mono' }, k)),
+        h('th', { scope: 'col' }, '_links'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      items.map((item) =>
+        h(
+          'tr',
+          {},
+          keys.map((k) => h('td', { class: 'mono' }, item[k] === undefined ? '' : String(item[k]))),
+          h(
+            'td',
+            {},
+            h(
+              'div',
+              { class: 'cell-actions' },
+              Object.entries(item._links ?? {})
+                .filter(([rel]) => rel !== 'curies')
+                .flatMap(([rel, v]) => linkList(v).map((l) => linkButton(rel, l))),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A link as a button: follows a plain link, opens a templated one in the address bar. */
+function linkButton(rel, link) {
+  const templated = link.templated === true || /\{[^}]+\}/.test(link.href ?? '');
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'small secondary',
+      title: link.href,
+      'aria-label': `${rel} ${link.href}`,
+      onclick: () => {
+        if (templated) $('#address').value = link.href;
+        else open('GET', link.href);
+      },
+    },
+    rel,
   );
 }
 
