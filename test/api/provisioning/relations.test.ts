@@ -193,6 +193,9 @@ describe('provisioning relations', () => {
     const plan = await call(s, 'GET', '/api/v1/dialplans/1?expand=routes', ADMIN);
     assert.deepEqual(plan.body._links['v1:routes'], [{ href: '/api/v1/routes/1' }]);
     assert.equal(plan.body._embedded.routes[0].routeType, 'sip');
+    const acd = await call(s, 'DELETE', '/api/v1/tenants/1001/acds/500', ALICE);
+    assert.equal(acd.status, 409, 'the main menu and a DID still route to the Sales ACD');
+    assert.match(acd.body.detail, /DID \+15555550150/);
     const unused = await call(s, 'POST', '/api/v1/codecsets', ADMIN, { name: 'Spare', codecs: ['G711A'] });
     assert.equal((await call(s, 'DELETE', unused.headers.get('location')!, ADMIN)).status, 200);
   });

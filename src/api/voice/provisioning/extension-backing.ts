@@ -65,7 +65,24 @@ function blankExtension(tenantId: number, ext: string, type: ExtensionType): Ext
 }
 
 /** Removing an extension also takes it out of groups and ACDs, and removes its phones. */
+/** A DID or an auto-attendant choice that routes to the extension: it may not go while they do. */
+function routedBy(dir: Directory, tenantId: number, ext: string): string | undefined {
+  const did = dir.list('did', tenantId).find((d) => d.targetExt === ext);
+  if (did) return `DID ${did.number}`;
+  for (const aa of dir.extensions(tenantId)) {
+    const actions = [...Object.values(aa.autoAttendant?.menu ?? {}), aa.autoAttendant?.timeoutAction];
+    if (actions.some((a) => a?.target === ext)) return `auto attendant ${aa.ext}`;
+  }
+  return undefined;
+}
+
 async function removeExtension(dir: Directory, tenantId: number, ext: string): Promise<void> {
+  const by = routedBy(dir, tenantId, ext);
+  if (by) {
+    throw conflict('IN_USE', `Extension ${ext} is still the target of ${by}.`, [
+      { type: 'extension', value: ext },
+    ]);
+  }
   for (const other of dir.extensions(tenantId)) {
     const inGroup = other.group?.members.includes(ext);
     const inAcd = other.acd?.agents.includes(ext);
