@@ -1,8 +1,9 @@
 // Bare references for the benchmarks (DESIGN §7), run in their own process:
 //   /hello  — Fastify hello-world
 //   /cached — a minimal route with cached Basic auth and a 1 KB JSON body
-import Fastify from 'fastify';
+
 import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 const body = {

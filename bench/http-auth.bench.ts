@@ -1,31 +1,11 @@
-// Budget (DESIGN §7): authenticated GET /api/v1/calls (Basic) and contact-center GET .../agent_state
-// (Bearer) reach >= 75% of the req/s of a minimal cached-auth 1 KB JSON route, and p99 <= 10 ms
-// at half that load. Switchboard and the bare reference run interleaved in the same session.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { basicHeader, load, startChild, verdict } from './lib.js';
+import { basicHeader, load, startChild, startSwitchboard, tempDb, verdict } from './lib.js';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = 10;
 const ROUNDS = 2;
 
 const base = await startChild(['--import', 'tsx', 'bench/baseline-server.ts', '0']);
-const db = join(mkdtempSync(join(tmpdir(), 'sb-bench-')), 'bench.db');
-const sb = await startChild([
-  'dist/cli/main.js',
-  'serve',
-  '--port',
-  '0',
-  '--db',
-  db,
-  '--log-level',
-  'warn',
-  '--limit-per-client',
-  '1000',
-  '--limit-inflight',
-  '1000',
-]);
+const sb = await startSwitchboard(tempDb('http'), ['--limit-per-client', '1000', '--limit-inflight', '1000']);
 const sbUrl = `http://127.0.0.1:${sb.port}`;
 const auth = { authorization: basicHeader('101@1001:1234') };
 

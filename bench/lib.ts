@@ -1,6 +1,8 @@
-import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -64,4 +66,22 @@ export const basicHeader = (userPass: string) => `Basic ${Buffer.from(userPass).
 
 export function verdict(ok: boolean): string {
   return ok ? 'PASS' : 'FAIL';
+}
+
+/** A fresh temporary SQLite file for one benchmark run. */
+export const tempDb = (name: string) => join(mkdtempSync(join(tmpdir(), `sb-bench-${name}-`)), 'bench.db');
+
+/** Starts the built server (`dist/`) on a free port with warn-level logs and the given flags. */
+export function startSwitchboard(db: string, flags: string[] = []) {
+  return startChild([
+    'dist/cli/main.js',
+    'serve',
+    '--port',
+    '0',
+    '--db',
+    db,
+    '--log-level',
+    'warn',
+    ...flags,
+  ]);
 }

@@ -4,12 +4,9 @@
 //  2. One contact-center event fanned out to 1,000 supervisor sockets: >= 70% of plain ws frames/s.
 //  3. An idle socket with a subscription set: <= 20 KiB server memory.
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import WebSocket from 'ws';
-import { basicHeader, startChild, verdict } from './lib.js';
+import { basicHeader, startChild, startSwitchboard, tempDb, verdict } from './lib.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 4000);
 const SUPERVISORS = 1000;
@@ -162,16 +159,7 @@ for (const s of refSockets) s.close();
 ref.child.kill();
 
 // ---- Switchboard ------------------------------------------------------------------------
-const db = join(mkdtempSync(join(tmpdir(), 'sb-wsbench-')), 'b.db');
-const sb = await startChild([
-  'dist/cli/main.js',
-  'serve',
-  '--port',
-  '0',
-  '--db',
-  db,
-  '--log-level',
-  'warn',
+const sb = await startSwitchboard(tempDb('ws'), [
   '--ws-max',
   '20000',
   '--ws-per-client',

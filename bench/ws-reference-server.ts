@@ -2,7 +2,7 @@
 //   POST /op?to=<i>      sends one small JSON frame to socket i
 //   POST /broadcast?n=<k> sends k frames of ~300 bytes to every socket
 import { createServer } from 'node:http';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 const sockets: WebSocket[] = [];
 const wss = new WebSocketServer({ noServer: true });

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './database.js';
+import type { CallRecordsTable } from './schema.js';
 
 /** A finished call, as the switch reports it. `data` is owned by the writer (switch + contact center). */
 export interface CallRecord {
@@ -74,17 +76,7 @@ export class CallRecordStore {
   }
 }
 
-function toRecord(r: {
-  smdr_call_id: string;
-  tenant_id: number;
-  started_at: number;
-  answered_at: number | null;
-  ended_at: number;
-  from_number: string;
-  to_number: string;
-  outcome: string;
-  data: string;
-}): CallRecord {
+function toRecord(r: Selectable<CallRecordsTable>): CallRecord {
   return {
     smdrCallId: r.smdr_call_id,
     tenantId: Number(r.tenant_id),
