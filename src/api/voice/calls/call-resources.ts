@@ -159,15 +159,18 @@ export const callResources: ResourceDef[] = [
             }
             visibleLeg(ctx, otherCallId);
           }
+          const deviceId =
+            request === 'answerCall' || request === 'resumeHeldCall'
+              ? optionalString(body, 'deviceId')
+              : undefined;
+          // Spec: deviceId is "a device the user is logged into", checked as for makeCall.
+          if (me && deviceId !== undefined) checkDevice(ctx, me, 'device', deviceId, false);
           const result = voiceSwitch(ctx.runtime).callRequest({
             tenantId: leg.tenantId,
             callObserverId: leg.callObserverId,
             request,
             myExt: me?.ext,
-            deviceId:
-              request === 'answerCall' || request === 'resumeHeldCall'
-                ? optionalString(body, 'deviceId')
-                : undefined,
+            deviceId,
             otherCallId,
             parkLocation: request === 'parkCall' ? parkLocationField(body, 'featureData', false) : undefined,
           });

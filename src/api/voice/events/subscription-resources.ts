@@ -1,3 +1,4 @@
+import { parseAccountId } from '../../../core/accounts.js';
 import { invalid, notFound } from '../../../core/errors.js';
 import { uuid } from '../../../core/ids.js';
 import type { AccessRule, Principal } from '../../../core/permissions.js';
@@ -89,6 +90,26 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
             'v1:parkLocationStatus': fillTemplate('/api/v1/presencestatus/parklocationstatus/{accountId}', p),
           };
 
+  /** An element's status link names the element's own account (a group token keeps the list's). */
+  const accountLinks = (kind: AccountKind, accountId: string, p: Principal): Links => {
+    if (kind === 'park') {
+      return {
+        'v1:parkLocationStatus': fillTemplate('/api/v1/presencestatus/parklocationstatus/{accountId}', p, {
+          accountId,
+        }),
+      };
+    }
+    const ref = kind === 'presence' ? parseAccountId(accountId) : null;
+    if (!ref) return accountListLink(kind, p);
+    return {
+      'v1:presenceStatusByExtension': fillTemplate(
+        '/api/v1/presencestatus/tenants/{tenantId}/extensions/{extension}',
+        p,
+        { tenantId: String(ref.tenantId), extension: ref.ext },
+      ),
+    };
+  };
+
   const accountEntity = (
     set: SubscriptionSet,
     kind: AccountKind,
@@ -98,15 +119,21 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
     props: { accountId },
     links: {
       self: link(`${setHref(set)}/${KIND_PATH[kind]}/${encodeURIComponent(accountId)}`),
-      ...accountListLink(kind, p),
+      ...accountLinks(kind, accountId, p),
     },
   });
+
+  /** The accounts a set watches; park scope `all` includes every park location of the tenant. */
+  const watched = (ctx: Ctx, set: SubscriptionSet, kind: AccountKind): string[] =>
+    kind === 'park' && set.parkScope === 'all'
+      ? ctx.runtime.directory.parkLocations(set.tenantId).map((n) => `PL${n}@${set.tenantId}`)
+      : [...set.accounts[kind]];
 
   const accountList = (ctx: Ctx, set: SubscriptionSet, kind: AccountKind): Entity =>
     listEntity(ctx, {
       name: 'eventAccount',
       schema: { fields: { accountId: 'string' } },
-      items: [...set.accounts[kind]].map((a) => accountEntity(set, kind, a, ctx.principal)),
+      items: watched(ctx, set, kind).map((a) => accountEntity(set, kind, a, ctx.principal)),
       props: kind === 'park' ? { scope: set.parkScope } : {},
       links: { self: link(`${setHref(set)}/${KIND_PATH[kind]}`), ...accountListLink(kind, ctx.principal) },
     });
@@ -184,6 +211,11 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
           handle: (ctx) => {
             const set = setOf(ctx);
             const raw = ctx.params.accountId;
+            if (kind === 'park' && set.parkScope === 'all') {
+              // Removing one location from "all" leaves the others watched.
+              set.accounts.park = new Set(watched(ctx, set, kind));
+              set.parkScope = 'set';
+            }
             const canonical = [...set.accounts[kind]].find((a) => a.toLowerCase() === raw.toLowerCase());
             if (canonical) set.accounts[kind].delete(canonical);
             if (kind === 'park' && set.accounts.park.size === 0 && set.parkScope === 'set')

@@ -61,9 +61,12 @@ export const navigationResources: ResourceDef[] = [
         rules: ['UT:*', 'ST:CC', 'TA'],
         handle: (ctx) => {
           const links: Links = { self: link('/api/v1/uridictionary') };
+          // A dictionary addresses any entity of a kind: only the requester's tenant is filled in,
+          // never its own extension (v1:extension, v1:user, v1:location stay templates).
+          const tenantOnly: Principal = { ...ctx.principal, ext: undefined };
           for (const row of URI_DICTIONARY) {
             if (allows(ctx.principal, row.rules))
-              links[`v1:${row.name}`] = fillTemplate(row.template, ctx.principal);
+              links[`v1:${row.name}`] = fillTemplate(row.template, tenantOnly);
           }
           return { entity: { props: {}, links } };
         },

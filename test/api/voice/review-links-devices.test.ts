@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { ALICE, BOB, CAROL, getJson, OPERATOR, openSocket, simAnswer } from './voice-helpers.js';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(() => s.stop());
+beforeEach(() => s.runtime.resetToDemo());
+
+const send = (auth: string, method: string, path: string, json?: unknown) =>
+  getJson(s, path, auth, json === undefined ? { method } : { method, json });
+
+describe('review: links name what they point at', () => {
+  test('the uridictionary keeps {extension} a template (only the tenant is filled)', async () => {
+    const { body } = await getJson(s, '/api/v1/uridictionary', ALICE);
+    for (const [rel, kind] of [
+      ['v1:extension', 'extensions'],
+      ['v1:user', 'users'],
+      ['v1:location', 'locations'],
+      ['v1:presenceStatusByExtension', 'extensions'],
+    ]) {
+      assert.equal(body._links[rel].templated, true, rel);
+      assert.match(body._links[rel].href, new RegExp(`/tenants/1001/${kind}/\\{extension\\}$`), rel);
+    }
+    const op = await getJson(s, '/api/v1/uridictionary', OPERATOR);
+    assert.equal(op.body._links['v1:tenant'].href, '/api/v1/tenants/1001');
+  });
+
+  test('event-account elements link to their own status; scope all lists every park location', async () => {
+    const sock = await openSocket(s, ALICE);
+    try {
+      const created = await send(ALICE, 'POST', `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`);
+      const set = created.headers.get('location')!;
+      const presence = await send(ALICE, 'PUT', `${set}/presenceeventaccounts`, {
+        eventAccounts: ['102@1001', 'ALL_USERS@1001'],
+      });
+      assert.equal(presence.status, 200);
+      const [carol, all] = presence.body._embedded.eventAccount;
+      assert.equal(
+        carol._links['v1:presenceStatusByExtension'].href,
+        '/api/v1/presencestatus/tenants/1001/extensions/102',
+      );
+      const followed = await getJson(s, carol._links['v1:presenceStatusByExtension'].href, ALICE);
+      assert.equal(followed.body.accountId, '102@1001');
+      assert.equal(all.accountId, 'ALL_USERS@1001');
+
+      const one = await send(ALICE, 'PUT', `${set}/parklocationeventaccounts`, {
+        scope: 'set',
+        eventAccounts: ['PL2@1001'],
+      });
+      const pl2 = one.body._embedded.eventAccount[0]._links['v1:parkLocationStatus'];
+      assert.equal(pl2.templated, undefined);
+      assert.equal((await getJson(s, pl2.href, ALICE)).body.accountId, 'PL2@1001');
+
+      const everyLot = await send(ALICE, 'PUT', `${set}/parklocationeventaccounts`, { scope: 'all' });
+      assert.equal(everyLot.body.scope, 'all');
+      assert.deepEqual(
+        everyLot.body._embedded.eventAccount.map((a: { accountId: string }) => a.accountId),
+        ['PL1@1001', 'PL2@1001', 'PL3@1001', 'PL4@1001', 'PL5@1001'],
+      );
+      // Removing one location from "all" leaves the others.
+      assert.equal((await send(ALICE, 'DELETE', `${set}/parklocationeventaccounts/PL3@1001`)).status, 200);
+      const after = await getJson(s, `${set}/parklocationeventaccounts`, ALICE);
+      assert.equal(after.body.scope, 'set');
+      assert.deepEqual(
+        after.body._embedded.eventAccount.map((a: { accountId: string }) => a.accountId),
+        ['PL1@1001', 'PL2@1001', 'PL4@1001', 'PL5@1001'],
+      );
+    } finally {
+      await sock.close();
+    }
+  });
+});
+
+describe('review: call requests check deviceId like makeCall', () => {
+  test('answerCall and resumeHeldCall refuse a device the acting user does not have', async () => {
+    const made = await send(BOB, 'POST', '/api/v1/calls', { from: '101@1001', to: '102' });
+    assert.equal(made.status, 201);
+    const carolLeg = (await getJson(s, '/api/v1/calls', CAROL)).body._embedded.calls[0].callId as string;
+    const at = `/api/v1/calls/${carolLeg}`;
+    const wrongAnswer = await send(CAROL, 'POST', at, {
+      callRequest: 'answerCall',
+      myPartyId: '102@1001',
+      deviceId: 'ph1001-101',
+    });
+    assert.equal(wrongAnswer.status, 400);
+    assert.equal(wrongAnswer.body.errorCode, 'DEVICE_MISMATCH');
+    assert.equal((await getJson(s, at, CAROL)).body.callState, 'ringing');
+    await simAnswer(s, 'ph1001-102');
+    const hold = await send(CAROL, 'POST', at, { callRequest: 'holdCall', myPartyId: '102@1001' });
+    assert.equal(hold.status, 200);
+    const wrongResume = await send(CAROL, 'POST', at, {
+      callRequest: 'resumeHeldCall',
+      myPartyId: '102@1001',
+      deviceId: 'ph1001-101',
+    });
+    assert.equal(wrongResume.status, 400);
+    assert.equal(wrongResume.body.errorCode, 'DEVICE_MISMATCH');
+    assert.equal((await getJson(s, at, CAROL)).body.callState, 'held');
+    const resume = await send(CAROL, 'POST', at, {
+      callRequest: 'resumeHeldCall',
+      myPartyId: '102@1001',
+      deviceId: 'ph1001-102',
+    });
+    assert.equal(resume.status, 200);
+    assert.equal((await getJson(s, at, CAROL)).body.callState, 'connected');
+  });
+});
