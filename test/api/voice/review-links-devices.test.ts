@@ -109,3 +109,18 @@ describe('review: call requests check deviceId like makeCall', () => {
     assert.equal((await getJson(s, at, CAROL)).body.callState, 'connected');
   });
 });
+
+describe('review: an ended call', () => {
+  test('is readable, and a call request on it is a 409 state conflict', async () => {
+    const made = await send(BOB, 'POST', '/api/v1/calls', { from: '101@1001', to: '102' });
+    const at = `/api/v1/calls/${made.body.callId}`;
+    const hung = await send(BOB, 'POST', at, { callRequest: 'hangupCall' });
+    assert.equal(hung.body.callState, 'ended');
+    assert.equal((await getJson(s, at, BOB)).body.callState, 'ended');
+    const again = await send(BOB, 'POST', at, { callRequest: 'hangupCall' });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.errorCode, 'CALL_ENDED');
+    const hold = await send(BOB, 'POST', at, { callRequest: 'holdCall', myPartyId: '101@1001' });
+    assert.equal(hold.status, 409);
+  });
+});

@@ -1,5 +1,5 @@
 import { parseAccountId } from '../../../core/accounts.js';
-import { forbidden, invalid, notFound } from '../../../core/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, inTenant, type Principal } from '../../../core/permissions.js';
 import type { CallRequestName, LegView } from '../../../switch/types.js';
 import { link } from '../hal/links.js';
@@ -140,6 +140,12 @@ export const callResources: ResourceDef[] = [
           const leg = visibleLeg(ctx, ctx.params.callObserverId);
           const body = ctx.body;
           const request = oneOf(body, 'callRequest', CALL_REQUESTS);
+          // An ended call is still readable (GET answers 200), so acting on it is a state conflict.
+          if (leg.state === 'ended') {
+            throw conflict('CALL_ENDED', `Call ${leg.callObserverId} has ended.`, [
+              { type: 'callObserverId', value: leg.callObserverId },
+            ]);
+          }
           const me =
             request === 'hangupCall'
               ? undefined
