@@ -15,7 +15,7 @@ test('docs/provisioning.md carries the reference generated from the resource tab
   assert.equal(
     first,
     -1,
-    `first differing line ${first + 1}: "${want[first]}" (regenerate with describeProvisioning())`,
+    `first differing line ${first + 1}: "${want[first]}" (npx tsx test/api/provisioning/regenerate-docs.ts)`,
   );
   assert.equal(have.length, want.length);
 });
