@@ -124,3 +124,22 @@ describe('review: an ended call', () => {
     assert.equal(hold.status, 409);
   });
 });
+
+describe('review: /api/ws without an upgrade', () => {
+  test('answers 426 problem+json and holds no socket slot', async () => {
+    const sock = await openSocket(s, BOB);
+    try {
+      const plain = await getJson(s, '/api/ws', BOB);
+      assert.equal(plain.status, 426);
+      assert.equal(plain.body.errorCode, 'UPGRADE_REQUIRED');
+      assert.match(plain.headers.get('content-type')!, /problem\+json/);
+      assert.equal(plain.headers.get('upgrade'), 'websocket');
+      assert.equal((await getJson(s, '/api/ws', 'nobody@1001:1')).status, 401);
+    } finally {
+      await sock.close();
+    }
+    // Still exactly one socket per client: a plain GET took no slot.
+    const again = await openSocket(s, BOB);
+    await again.close();
+  });
+});

@@ -13,34 +13,39 @@ import type { VoiceSockets } from './voice-sockets.js';
  */
 export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sockets: VoiceSockets): void {
   const limits = limitsFor(runtime);
-  app.get(
-    '/ws',
-    {
-      websocket: true,
-      preHandler: async (req, reply) => {
-        const refusal = limits.sockets.refusal(clientKey(req));
-        if (refusal === 'global') {
-          return sendProblem(
-            reply,
-            problem(503, 'TOO_MANY_CONNECTIONS', 'The server holds its maximum of WebSockets.'),
-            {
-              'retry-after': '60',
-            },
-          );
-        }
-        if (refusal === 'client') {
-          return sendProblem(
-            reply,
-            problem(
-              429,
-              'CONNECTION_LIMIT_PER_CLIENT',
-              'This client already holds its maximum of WebSockets.',
-            ),
-          );
-        }
-      },
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    preHandler: async (req, reply) => {
+      if (!req.ws) return;
+      const refusal = limits.sockets.refusal(clientKey(req));
+      if (refusal === 'global') {
+        return sendProblem(
+          reply,
+          problem(503, 'TOO_MANY_CONNECTIONS', 'The server holds its maximum of WebSockets.'),
+          {
+            'retry-after': '60',
+          },
+        );
+      }
+      if (refusal === 'client') {
+        return sendProblem(
+          reply,
+          problem(429, 'CONNECTION_LIMIT_PER_CLIENT', 'This client already holds its maximum of WebSockets.'),
+        );
+      }
     },
-    (ws, req) => {
+    // A plain GET (no upgrade) is told how to use the address, and holds no socket slot.
+    handler: (_req, reply) =>
+      sendProblem(
+        reply,
+        problem(426, 'UPGRADE_REQUIRED', 'This address is a WebSocket: send an upgrade request.'),
+        {
+          upgrade: 'websocket',
+          connection: 'Upgrade',
+        },
+      ),
+    wsHandler: (ws, req) => {
       const owner = principalOf(req);
       const id = uuid();
       const slot = limits.sockets.admit(clientKey(req), () => ws.close(1000, 'idle timeout'));
@@ -53,5 +58,5 @@ export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sock
       ws.on('error', () => sockets.close(id));
       ws.send(JSON.stringify({ webSocketId: id }));
     },
-  );
+  });
 }
