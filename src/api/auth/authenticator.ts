@@ -131,7 +131,6 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
         if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
         throw new UnauthorizedError();
       }
-      lockout.succeed(username, ip);
       if (cache.size >= CACHE_MAX) forgetAll();
       cache.set(cacheKey, found);
       const keys = byOwner.get(found.owner) ?? new Set<string>();

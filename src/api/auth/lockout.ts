@@ -1,7 +1,8 @@
 /**
  * Lock-out (DESIGN §3.1): `failures` failed logins for one (username, client IP) within `windowMs`
  * lock that pair out for `periodMs`, even with the right credentials. Real time, never the
- * virtual clock: it is a security timer.
+ * virtual clock: it is a security timer. A successful login in between does not forget failures:
+ * the spec counts failed logins within the window (and a cached success never reached this anyway).
  */
 export interface LockoutPolicy {
   failures: number;
@@ -48,12 +49,6 @@ export class Lockout {
     this.entries.set(k, e);
     this.prune(now, windowMs);
     return e.lockedUntil ? periodMs : 0;
-  }
-
-  /** A success forgets earlier failures of the pair. */
-  succeed(username: string, ip: string): void {
-    const k = key(username, ip);
-    if (this.entries.get(k)?.lockedUntil === undefined) this.entries.delete(k);
   }
 
   clear(): void {

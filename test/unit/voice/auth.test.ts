@@ -134,6 +134,15 @@ describe('authenticator', () => {
     assert.equal(auth.authenticate('101@1001', '1234', 'ip').ext, '101');
   });
 
+  test('a successful login in between does not forget failures within the window', async () => {
+    const { auth } = await setup({ lockoutFailures: 3, lockoutWindowMs: 60_000 });
+    assert.throws(() => auth.authenticate('104@1001', 'x', 'ip'), UnauthorizedError);
+    assert.equal(auth.authenticate('104@1001', '1234', 'ip').ext, '104'); // first, uncached success
+    assert.throws(() => auth.authenticate('104@1001', 'x', 'ip'), UnauthorizedError);
+    assert.throws(() => auth.authenticate('104@1001', 'x', 'ip'), LockedOutError);
+    assert.throws(() => auth.authenticate('104@1001', '1234', 'ip'), LockedOutError);
+  });
+
   test('parseBasic', () => {
     const h = `Basic ${Buffer.from('101@1001:12:34').toString('base64')}`;
     assert.deepEqual(parseBasic(h), { username: '101@1001', secret: '12:34' });
