@@ -29,6 +29,13 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   registerProblemHandlers(app);
   // Requests are JSON (spec: Media); anything else is 415.
   app.removeContentTypeParser('text/plain');
+  // "none required" bodies (e.g. POST of a subscription set) may come as an empty body with a
+  // JSON content type, as many HTTP clients send them.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body.length === 0 ? done(null, undefined) : json(req, body as string, done),
+  );
   registerRestLimits(app, {
     limits: limitsFor(runtime),
     clientKey,

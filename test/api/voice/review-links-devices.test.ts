@@ -143,3 +143,35 @@ describe('review: /api/ws without an upgrade', () => {
     await again.close();
   });
 });
+
+describe('review: bodies that are "none required"', () => {
+  test('an empty body with a JSON content type is accepted; a bad JSON body is still 400', async () => {
+    const sock = await openSocket(s, BOB);
+    try {
+      const r = await s.fetch(`/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`, {
+        auth: BOB,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(r.status, 200, await r.clone().text());
+      assert.ok((await r.json()).subscriptionSetId);
+      const bad = await s.fetch('/api/v1/calls', {
+        auth: BOB,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"from":',
+      });
+      assert.equal(bad.status, 400);
+      assert.equal((await bad.json()).errorCode, 'INVALID_BODY');
+      const poisoned = await s.fetch('/api/v1/calls', {
+        auth: BOB,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"__proto__":{"x":1},"from":"101@1001","to":"102"}',
+      });
+      assert.equal(poisoned.status, 400);
+    } finally {
+      await sock.close();
+    }
+  });
+});
