@@ -175,3 +175,16 @@ describe('review: bodies that are "none required"', () => {
     }
   });
 });
+
+describe('review: from and myPartyId name a user or location', () => {
+  test('an ACD or group extension is a 400 naming the field, not a 404 of /api/v1/calls', async () => {
+    for (const from of ['500@1001', '600@1001', '700@1001']) {
+      const r = await send(ALICE, 'POST', '/api/v1/calls', { from, to: '101' });
+      assert.equal(r.status, 400, from);
+      assert.equal(r.body.errorCode, 'INVALID_FIELD');
+      assert.deepEqual(r.body.parameters[0], { type: 'field', value: 'from' });
+    }
+    const made = await send(ALICE, 'POST', '/api/v1/calls', { from: '150@1001', to: '101' });
+    assert.equal(made.status, 201);
+  });
+});

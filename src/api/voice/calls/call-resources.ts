@@ -53,8 +53,16 @@ function actingExtension(ctx: Ctx, fieldName: string, accountId: string): { tena
       { type: 'accountId', value: accountId },
     ]);
   }
-  if (!ctx.runtime.directory.extension(ref.tenantId, ref.ext)) {
+  const ext = ctx.runtime.directory.extension(ref.tenantId, ref.ext);
+  if (!ext) {
     throw invalid('UNKNOWN_ACCOUNT', `No extension ${accountId}.`, [{ type: 'accountId', value: accountId }]);
+  }
+  // Only users and locations have phones and place or control calls.
+  if (ext.type !== 'userExt' && ext.type !== 'locationExt') {
+    throw invalid('INVALID_FIELD', `${fieldName}: ${accountId} is not a user or location extension.`, [
+      { type: 'field', value: fieldName },
+      { type: 'accountId', value: accountId },
+    ]);
   }
   return ref;
 }
