@@ -188,3 +188,22 @@ describe('review: from and myPartyId name a user or location', () => {
     assert.equal(made.status, 201);
   });
 });
+
+describe('review: emergency alert subscription of a requester without a site', () => {
+  test('allSites false (own site) is refused for a scoped telco user, true is accepted', async () => {
+    const sock = await openSocket(s, OPERATOR);
+    try {
+      const set = (
+        await send(OPERATOR, 'POST', `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`)
+      ).headers.get('location')!;
+      const own = await send(OPERATOR, 'PUT', `${set}/alertevent/emergencycall`, { allSites: false });
+      assert.equal(own.status, 400);
+      assert.equal(own.body.errorCode, 'INVALID_FIELD');
+      const all = await send(OPERATOR, 'PUT', `${set}/alertevent/emergencycall`, { allSites: true });
+      assert.equal(all.status, 200);
+      assert.equal(all.body.allSites, true);
+    } finally {
+      await sock.close();
+    }
+  });
+});

@@ -298,6 +298,15 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
                 { type: 'field', value: 'allSites' },
               ]);
             }
+            const owner = set.owner.ext
+              ? ctx.runtime.directory.extension(set.tenantId, set.owner.ext)
+              : undefined;
+            if (!allSites && !owner?.siteId) {
+              // false watches the owner's own site; a scoped telco user has none, so it would watch nothing.
+              throw invalid('INVALID_FIELD', 'allSites false needs a requester with a site; use true.', [
+                { type: 'field', value: 'allSites' },
+              ]);
+            }
             set.emergencyAllSites = allSites;
             reindex(ctx, set);
             return {
