@@ -207,3 +207,31 @@ describe('review: emergency alert subscription of a requester without a site', (
     }
   });
 });
+
+describe('review: the Call resource', () => {
+  test('hangupCall of an unanswered call returns every field of the spec’s Call table', async () => {
+    const made = await send(BOB, 'POST', '/api/v1/calls', { from: '101@1001', to: '102' });
+    const hung = await send(BOB, 'POST', `/api/v1/calls/${made.body.callId}`, { callRequest: 'hangupCall' });
+    assert.equal(hung.status, 200);
+    const fields = Object.keys(hung.body).filter((k) => !k.startsWith('_'));
+    assert.deepEqual(fields.sort(), [
+      'answerTime',
+      'callId',
+      'callParties',
+      'callState',
+      'digitsDialed',
+      'from',
+      'redirected',
+      'smdrCallId',
+      'startTime',
+      'talkDuration',
+      'to',
+      'transferred',
+    ]);
+    assert.equal(hung.body.answerTime, null);
+    assert.equal(typeof hung.body.callId, 'string');
+    assert.equal(typeof hung.body.redirected, 'boolean');
+    assert.match(hung.body.startTime, /[+-]\d\d:\d\d$/);
+    assert.deepEqual(Object.keys(hung.body.callParties[0]).sort(), ['PartyId', 'PartyName']);
+  });
+});

@@ -15,7 +15,8 @@ export function callEntity(leg: LegView): Entity {
     callState: leg.state,
     startTime: isoWithOffset(leg.startTime),
   };
-  if (leg.answerTime !== undefined) props.answerTime = isoWithOffset(leg.answerTime);
+  // Every field of the spec's Call table is present; an unanswered call's answerTime is null.
+  props.answerTime = leg.answerTime === undefined ? null : isoWithOffset(leg.answerTime);
   props.talkDuration = isoDuration(leg.talkDurationMs);
   props.digitsDialed = leg.digitsDialed;
   props.redirected = leg.redirected;
