@@ -7,6 +7,7 @@
 import { parkAccountId } from '../core/accounts.js';
 import { conflict, notFound } from '../core/errors.js';
 import type { Core } from './core.js';
+import { systemProperties } from './dial-plan.js';
 import { callEvent, label, segment } from './events.js';
 import { connect, endLeg, fail, SYSTEM } from './lifecycle.js';
 import type { Leg } from './model.js';
@@ -78,7 +79,10 @@ export function parkCall(core: Core, leg: Leg, n: number | undefined): void {
   });
   segment(core, other.call, 'parked', `Parked at PL${location} by ${label(leg.party)}`, leg.party);
   endLeg(core, leg, leg.party.id, 'parked');
-  const recallMs = core.dir.tenant(tenantId)?.parkRecallMs ?? DEFAULT_PARK_RECALL_MS;
+  const systemRecallS = systemProperties(core.dir)?.parkRecallSeconds;
+  const recallMs =
+    core.dir.tenant(tenantId)?.parkRecallMs ??
+    (systemRecallS ? systemRecallS * 1000 : DEFAULT_PARK_RECALL_MS);
   core.legTimer(other, recallMs, () => recall(core, other));
 }
 

@@ -26,7 +26,7 @@ export function dialFrom(core: Core, caller: Leg, dialed: string, lenient: boole
 export function deliver(core: Core, caller: Leg, dest: Destination, via?: string): void {
   caller.state = 'dialing';
   if (dest.kind === 'unknown') {
-    fail(core, caller, 'Unknown number', 'Failed', 'callError');
+    fail(core, caller, dest.reason ?? 'Unknown number', 'Failed', 'callError');
     return;
   }
   if (dest.kind === 'outside') {
