@@ -154,7 +154,7 @@ describe('review: bodies that are "none required"', () => {
         headers: { 'content-type': 'application/json' },
       });
       assert.equal(r.status, 200, await r.clone().text());
-      assert.ok((await r.json()).subscriptionSetId);
+      assert.ok(((await r.json()) as { subscriptionSetId?: string }).subscriptionSetId);
       const bad = await s.fetch('/api/v1/calls', {
         auth: BOB,
         method: 'POST',
@@ -162,7 +162,7 @@ describe('review: bodies that are "none required"', () => {
         body: '{"from":',
       });
       assert.equal(bad.status, 400);
-      assert.equal((await bad.json()).errorCode, 'INVALID_BODY');
+      assert.equal(((await bad.json()) as { errorCode: string }).errorCode, 'INVALID_BODY');
       const poisoned = await s.fetch('/api/v1/calls', {
         auth: BOB,
         method: 'POST',
