@@ -32,6 +32,7 @@ export class Core {
   readonly queue: TenantQueue<SwitchEvent>;
   readonly pstnNumbers = new Map<string, PstnBehaviour>();
   readonly messages = new Map<string, PhoneMessage[]>();
+  private readonly parties = new WeakMap<Extension, Party>();
   readonly dir: Directory;
   readonly clock: Clock;
 
@@ -105,9 +106,15 @@ export class Core {
     }
   }
 
+  /** An extension as a party; one object per directory version of the extension. */
   extensionParty(e: Extension): Party {
-    const account = accountId(e.ext, e.tenantId);
-    return { id: account, number: e.ext, name: e.name, account };
+    let p = this.parties.get(e);
+    if (!p) {
+      const account = accountId(e.ext, e.tenantId);
+      p = { id: account, number: e.ext, name: e.name, account };
+      this.parties.set(e, p);
+    }
+    return p;
   }
 
   voicemailParty(tenantId: number): Party {

@@ -46,9 +46,25 @@ export function emergencyNumbers(dir: Directory, tenantId: number): readonly str
   return system && system.length > 0 ? system : DEFAULT_EMERGENCY_NUMBERS;
 }
 
+/** The default plan per directory, recomputed after any directory change (dialing is hot). */
+const planCache = new WeakMap<Directory, { valid: boolean; plan?: DialPlan }>();
+
 /** The enabled default dial plan, if one is provisioned. */
 function defaultPlan(dir: Directory): DialPlan | undefined {
-  return (dir.list('dialPlan') as unknown as DialPlan[]).find((p) => p.isDefault && p.enabled !== false);
+  let c = planCache.get(dir);
+  if (!c) {
+    const entry: { valid: boolean; plan?: DialPlan } = { valid: false };
+    dir.onChange(() => {
+      entry.valid = false;
+    });
+    planCache.set(dir, entry);
+    c = entry;
+  }
+  if (!c.valid) {
+    c.plan = (dir.list('dialPlan') as unknown as DialPlan[]).find((p) => p.isDefault && p.enabled !== false);
+    c.valid = true;
+  }
+  return c.plan;
 }
 
 export function resolveDialed(
