@@ -73,25 +73,23 @@ export const navigationResources: ResourceDef[] = [
       },
     },
   },
-  ...(['/releases/:rel', '/v1/rels/:rel'] as const).map(
-    (path): ResourceDef => ({
-      path,
-      ns: path.startsWith('/v1') ? 'v1' : 'api',
-      verbs: {
-        GET: {
-          rules: ANYONE,
-          handle: (ctx) => {
-            const rel = ctx.params.rel;
-            const doc = RELATION_DOCS.get(rel);
-            if (!doc)
-              throw notFound('RELATION_NOT_FOUND', `No link relation named ${rel}.`, [
-                { type: 'value', value: rel },
-              ]);
-            const base = path.startsWith('/v1') ? '/api/v1/rels' : '/api/releases';
-            return { entity: { props: { rel, ...doc }, links: { self: link(`${base}/${rel}`) } } };
-          },
+  ...(['/releases/:rel', '/v1/rels/:rel'] as const).map((path): ResourceDef => ({
+    path,
+    ns: path.startsWith('/v1') ? 'v1' : 'api',
+    verbs: {
+      GET: {
+        rules: ANYONE,
+        handle: (ctx) => {
+          const rel = ctx.params.rel;
+          const doc = RELATION_DOCS.get(rel);
+          if (!doc)
+            throw notFound('RELATION_NOT_FOUND', `No link relation named ${rel}.`, [
+              { type: 'value', value: rel },
+            ]);
+          const base = path.startsWith('/v1') ? '/api/v1/rels' : '/api/releases';
+          return { entity: { props: { rel, ...doc }, links: { self: link(`${base}/${rel}`) } } };
         },
       },
-    }),
-  ),
+    },
+  })),
 ];
