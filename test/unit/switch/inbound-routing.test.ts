@@ -92,6 +92,34 @@ describe('inbound PSTN calls', () => {
     assert.equal(end.fields.endReason, 'answeredElsewhere');
   });
 
+  test('a rollover group rings the first available member until its ring time ends', async () => {
+    const h = await harness();
+    const g = h.dir.extension(1001, '600')!;
+    await h.dir.put('extension', { ...g, group: { groupType: 'rollover', members: ['101', '102', '103'] } });
+    h.sw.setDnd(1001, '101', true);
+    const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '105', to: '600' });
+    assert.deepEqual(h.calls('101@1001'), []);
+    assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing']);
+    const [ringing] = h.sw.legsOf(1001, '102');
+    h.sw.callRequest({ tenantId: 1001, callObserverId: ringing.callObserverId, request: 'deflectCall', myExt: '102' });
+    assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing'], 'a decline rolls over to the next member');
+    h.clock.advance(20_000);
+    assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing', 'end']);
+    assert.equal(h.sw.leg(caller.callObserverId)?.state, 'ended');
+    assert.deepEqual(h.calls('105@1001'), ['dial', 'ringback', 'end']);
+  });
+
+  test('hanging up a ringing call declines it to coverage', async () => {
+    const h = await harness();
+    const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+    const [ringing] = h.sw.legsOf(1001, '102');
+    const ended = h.sw.callRequest({ tenantId: 1001, callObserverId: ringing.callObserverId, request: 'hangupCall' });
+    assert.equal(ended?.state, 'ended');
+    assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing', 'forward', 'end']);
+    assert.equal(h.sw.leg(caller.callObserverId)?.state, 'connected');
+    assert.deepEqual(h.calls('101@1001'), ['dial', 'ringback', 'forward', 'answer']);
+  });
+
   test('to the auto attendant, then digits, then the ACD', async () => {
     const h = await harness();
     const { pstnCallId } = h.sw.pstnCall({ from: CALLER, to: '+15555550100' });
