@@ -262,13 +262,7 @@ export interface RetrieveParkedCommand {
 }
 
 export type CallRequestName =
-  | 'answerCall'
-  | 'hangupCall'
-  | 'deflectCall'
-  | 'holdCall'
-  | 'resumeHeldCall'
-  | 'transfer'
-  | 'parkCall';
+  'answerCall' | 'hangupCall' | 'deflectCall' | 'holdCall' | 'resumeHeldCall' | 'transfer' | 'parkCall';
 
 export interface CallRequestCommand {
   tenantId: number;

@@ -199,7 +199,8 @@ function run(h: Harness, seed: number, steps: number): { ops: number; refused: n
     try {
       pick(ops)();
     } catch (e) {
-      if (!isDomainError(e)) throw new Error(`seed ${seed} step ${i}: ${(e as Error)?.stack ?? e}`);
+      if (!isDomainError(e))
+        throw new Error(`seed ${seed} step ${i}: ${(e as Error)?.stack ?? e}`, { cause: e });
       refused++;
     }
     for (const l of liveLegs()) assert.notEqual(l.state, 'ended', `seed ${seed}: ended leg listed as live`);

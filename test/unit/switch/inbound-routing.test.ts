@@ -101,7 +101,12 @@ describe('inbound PSTN calls', () => {
     assert.deepEqual(h.calls('101@1001'), []);
     assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing']);
     const [ringing] = h.sw.legsOf(1001, '102');
-    h.sw.callRequest({ tenantId: 1001, callObserverId: ringing.callObserverId, request: 'deflectCall', myExt: '102' });
+    h.sw.callRequest({
+      tenantId: 1001,
+      callObserverId: ringing.callObserverId,
+      request: 'deflectCall',
+      myExt: '102',
+    });
     assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing'], 'a decline rolls over to the next member');
     h.clock.advance(20_000);
     assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing', 'end']);
@@ -113,7 +118,11 @@ describe('inbound PSTN calls', () => {
     const h = await harness();
     const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
     const [ringing] = h.sw.legsOf(1001, '102');
-    const ended = h.sw.callRequest({ tenantId: 1001, callObserverId: ringing.callObserverId, request: 'hangupCall' });
+    const ended = h.sw.callRequest({
+      tenantId: 1001,
+      callObserverId: ringing.callObserverId,
+      request: 'hangupCall',
+    });
     assert.equal(ended?.state, 'ended');
     assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing', 'forward', 'end']);
     assert.equal(h.sw.leg(caller.callObserverId)?.state, 'connected');
