@@ -3,6 +3,13 @@ import type { Core } from './core.js';
 import type { Call, Leg, Party } from './model.js';
 import type { CallEvent, CallEventFields, CallEventName } from './types.js';
 
+const SIP_EVENTS = new Set<CallEventName>(['dial', 'offer', 'ringback', 'ringing', 'answer']);
+
+/** The call includes a SIP endpoint from now on: its setup events carry a SIP Call-ID. */
+export function markSip(call: Call): void {
+  call.sipCallId ??= `${call.smdrCallId}@switchboard`;
+}
+
 /**
  * Sends a call event to the party of `leg`, if that party is observed (an internal account).
  * After a leg's `end` nothing more is sent for it.
@@ -19,6 +26,8 @@ export function callEvent<N extends CallEventName>(
     return;
   }
   if (name === 'end') leg.closed = true;
+  const sip = leg.call.sipCallId;
+  if (sip !== undefined && SIP_EVENTS.has(name)) fields = { ...fields, sipCallId: sip };
   core.emit({
     type: 'call',
     name,

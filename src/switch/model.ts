@@ -112,6 +112,8 @@ export interface Call {
   queued: boolean;
   voicemail: boolean;
   lastEnder?: string;
+  /** Set once a SIP endpoint (a BST) takes part; then carried by dial, offer, ringback, ringing, answer. */
+  sipCallId?: string;
 }
 
 export const isLive = (leg: Leg) => leg.state !== 'ended';

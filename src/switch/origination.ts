@@ -8,7 +8,7 @@ import { conflict, forbidden, invalid, notFound } from '../core/errors.js';
 import type { Device, Extension } from '../directory/model.js';
 import type { Core } from './core.js';
 import { isDialable, outsideNumber, resolveDialed } from './dial-plan.js';
-import { callEvent, label, segment } from './events.js';
+import { callEvent, label, markSip, segment } from './events.js';
 import { endLeg, fail, newCall, newLeg, SYSTEM } from './lifecycle.js';
 import type { Leg, Origin, Party } from './model.js';
 import { behaviour } from './outside.js';
@@ -141,6 +141,7 @@ export function deviceDial(core: Core, device: Device, to: string): Leg {
   const dialed = to.trim();
   const leg = startCall(core, e, dialed, false);
   leg.deviceId = device.id;
+  if (device.model === 'bst') markSip(leg.call);
   callEvent(core, leg, 'dial', { from: leg.from, to: dialed, dialingDeviceId: device.id });
   dialFrom(core, leg, dialed, false);
   return leg;
@@ -182,6 +183,7 @@ function startOrigin(core: Core, leg: Leg, e: Extension, dev: OriginDevice, orig
   leg.origin = origin;
   if (dev.kind === 'device') {
     leg.deviceId = dev.device.id;
+    if (dev.device.model === 'bst') markSip(leg.call);
     callEvent(core, leg, 'dial', { from: leg.from, to: leg.to, dialingDeviceId: dev.device.id });
     if (dev.device.model !== 'bst') {
       originProceed(core, leg);

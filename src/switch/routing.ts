@@ -7,7 +7,7 @@ import { enqueue } from './acd.js';
 import { startAttendant } from './attendant.js';
 import type { Core } from './core.js';
 import { type Destination, resolveDialed } from './dial-plan.js';
-import { callEvent, label, segment } from './events.js';
+import { callEvent, label, markSip, segment } from './events.js';
 import { memberDeclined, startGroup } from './groups.js';
 import { connect, endLeg, fail, newLeg } from './lifecycle.js';
 import type { Leg } from './model.js';
@@ -109,6 +109,12 @@ export function offeredLeg(
     far: caller.party,
   });
   if (!caller.peer) caller.far = party;
+  if (
+    kind === 'user' &&
+    core.presence.registeredDevices(ext.tenantId, ext.ext).some((d) => d.model === 'bst')
+  ) {
+    markSip(caller.call);
+  }
   const fields: CallEventFields['offer'] = {
     from: caller.presented.number,
     to: caller.to,

@@ -223,6 +223,28 @@ describe('click to call', () => {
     assert.equal(h.sw.leg(incoming.callObserverId)?.state, 'connected');
   });
 
+  test('a call with a BST carries a sipCallId on its setup events; one without does not', async () => {
+    const h = await harness();
+    h.sw.makeCall({ tenantId: 1001, fromExt: '104', to: '102' });
+    h.sw.deviceAnswer(PHONE('104'));
+    h.sw.deviceAnswer(PHONE('102'));
+    h.sw.deviceHangup(PHONE('102'));
+    const sip = (account: string) =>
+      h
+        .callEvents(account)
+        .map((e) => `${e.name}:${(e.fields as { sipCallId?: string }).sipCallId ? 'sip' : '-'}`);
+    assert.deepEqual(sip('104@1001'), ['dial:sip', 'ringing:sip', 'ringback:sip', 'answer:sip', 'end:-']);
+    assert.deepEqual(sip('102@1001'), ['offer:sip', 'ringing:sip', 'answer:sip', 'end:-']);
+    const ids = new Set(h.callEvents('102@1001').map((e) => (e.fields as { sipCallId?: string }).sipCallId));
+    assert.equal(ids.size, 2, 'one Call-ID for the call (and none on end)');
+
+    h.clear();
+    h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+    h.sw.deviceAnswer(PHONE('102'));
+    assert.ok(h.callEvents('101@1001').every((e) => !('sipCallId' in e.fields)));
+    assert.ok(h.callEvents('102@1001').every((e) => !('sipCallId' in e.fields)));
+  });
+
   test('a BST without re-INVITE support cannot be controlled', async () => {
     const h = await harness();
     const d = h.dir.device(PHONE('104'))!;
