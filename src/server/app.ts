@@ -26,12 +26,14 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   // Responses finishing during shutdown close their connection, so close() need not wait for
   // keep-alive time-outs.
   let closing = false;
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     closing = true;
+    done();
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   await app.register(websocket, {
     options: { maxPayload: config.bodyLimitBytes },

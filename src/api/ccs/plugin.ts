@@ -34,12 +34,19 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
 
   await app.register(async (api) => {
     api.decorateRequest('ccPrincipal', undefined);
-    api.addHook('onRequest', async (req) => {
+    // Callback style: a token already in memory costs no promise.
+    api.addHook('onRequest', (req, _reply, done) => {
+      const admit = (subject: string | null) => {
+        const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
+        if (!principal) return done(unauthorized());
+        req.ccPrincipal = principal;
+        done();
+      };
       const m = BEARER.exec(req.headers.authorization ?? '');
-      const subject = m ? await tokens.subjectOf(m[1]) : null;
-      const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
-      if (!principal) throw unauthorized();
-      req.ccPrincipal = principal;
+      if (!m) return admit(null);
+      const cached = tokens.cachedSubject(m[1]);
+      if (cached !== undefined) return admit(cached);
+      tokens.subjectOf(m[1]).then(admit, (e: unknown) => done(e as Error));
     });
     tenantRoutes(api, runtime);
     agentRoutes(api, runtime);

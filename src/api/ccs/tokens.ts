@@ -40,6 +40,18 @@ export class TokenService {
   }
 
   /** The subject of a valid access token, or null. */
+  /** The subject when the token is in memory (null: expired); undefined when only the store knows. */
+  cachedSubject(accessToken: string): string | null | undefined {
+    const hash = sha256(accessToken);
+    const t = this.cache.get(hash);
+    if (!t) return undefined;
+    if (t.expiresAt <= this.now()) {
+      this.cache.delete(hash);
+      return null;
+    }
+    return t.subject;
+  }
+
   async subjectOf(accessToken: string): Promise<string | null> {
     const hash = sha256(accessToken);
     let t = this.cache.get(hash);

@@ -46,17 +46,30 @@ export interface RestLimitOptions {
  * are left to the socket registry.
  */
 export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if ((req as { ws?: boolean }).ws) return;
-    try {
-      const release = await opts.limits.requests.acquire(opts.clientKey(req));
-      reply.raw.once('close', release);
-      if (reply.raw.destroyed || reply.raw.writableFinished) release();
-    } catch (e) {
-      if (!(e instanceof BusyError)) throw e;
-      reply.code(503).header('retry-after', String(e.retryAfterSeconds));
-      return opts.sendBusy(reply, e.retryAfterSeconds);
+  const admit = (reply: FastifyReply, release: () => void) => {
+    reply.raw.once('close', release);
+    if (reply.raw.destroyed || reply.raw.writableFinished) release();
+  };
+  // Callback style: the common case (a free slot) costs no promise.
+  app.addHook('onRequest', (req, reply, done) => {
+    if ((req as { ws?: boolean }).ws) return done();
+    const client = opts.clientKey(req);
+    const now = opts.limits.requests.tryAcquire(client);
+    if (now) {
+      admit(reply, now);
+      return done();
     }
+    opts.limits.requests.acquire(client).then(
+      (release) => {
+        admit(reply, release);
+        done();
+      },
+      (e: unknown) => {
+        if (!(e instanceof BusyError)) return done(e as Error);
+        reply.code(503).header('retry-after', String(e.retryAfterSeconds));
+        opts.sendBusy(reply, e.retryAfterSeconds);
+      },
+    );
   });
 }
 

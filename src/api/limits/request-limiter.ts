@@ -30,6 +30,11 @@ export class RequestLimiter {
 
   constructor(private readonly limits: () => RequestLimits) {}
 
+  /** A release function when the request may start now, else null (then `acquire` waits). */
+  tryAcquire(client: string): Release | null {
+    return this.canStart(client) ? this.take(client) : null;
+  }
+
   /** Resolves with a release function once the request may start; rejects with BusyError. */
   acquire(client: string): Promise<Release> {
     // Waiters are only ever blocked by a full limit (wake() runs on every release), so a request

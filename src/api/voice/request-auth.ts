@@ -8,10 +8,15 @@ const principals = new WeakMap<FastifyRequest, Principal>();
 /** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
 export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
   const auth = authenticatorFor(runtime);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const creds = credentialsOf(req);
-    if (!creds) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
-    principals.set(req, auth.authenticate(creds.username, creds.secret, req.ip));
+    if (!creds) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
+    try {
+      principals.set(req, auth.authenticate(creds.username, creds.secret, req.ip));
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
   });
 }
 
