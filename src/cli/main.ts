@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, parseConfig, usage } from '../server/config.js';
-import { banner, createLogger, startServer } from '../server/serve.js';
 import { createRuntime } from '../server/runtime.js';
+import { banner, createLogger, startServer } from '../server/serve.js';
 import { DatabaseError } from '../store/database.js';
 
 /** `switchboard serve | seed [--reset]`. Operator errors end in one line and a non-zero exit. */
@@ -42,7 +42,10 @@ async function serve(args: string[]): Promise<number> {
 async function seed(args: string[]): Promise<number> {
   const reset = args.includes('--reset');
   const config = parseConfig(args.filter((a) => a !== '--reset'));
-  const runtime = await createRuntime({ ...config, sim: false }, createLogger({ ...config, logLevel: 'warn' }));
+  const runtime = await createRuntime(
+    { ...config, sim: false },
+    createLogger({ ...config, logLevel: 'warn' }),
+  );
   try {
     if (reset) {
       await runtime.resetToDemo();

@@ -21,5 +21,10 @@ export function parseParkLocation(s: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-export const GROUP_TOKENS = ['ALL_CALL_GROUP_EXTENSIONS', 'ALL_AA_EXTENSIONS', 'ALL_ACD_EXTENSIONS', 'ALL'] as const;
+export const GROUP_TOKENS = [
+  'ALL_CALL_GROUP_EXTENSIONS',
+  'ALL_AA_EXTENSIONS',
+  'ALL_ACD_EXTENSIONS',
+  'ALL',
+] as const;
 export type GroupToken = (typeof GROUP_TOKENS)[number] | 'ALL_USERS';

@@ -64,7 +64,11 @@ export function allows(p: Principal, rules: readonly AccessRule[]): boolean {
     if (r === 'T:*' && isTelco(p)) return true;
     if (r === 'ST:CC' && p.authority === 'scopedTelco' && p.callControl) return true;
     if (r === 'UT:*' && p.authority === 'telco') return true;
-    if (r.startsWith('UT:') && p.authority === 'telco' && p.telcoPermissions.includes(r.slice(3) as TelcoPermission)) {
+    if (
+      r.startsWith('UT:') &&
+      p.authority === 'telco' &&
+      p.telcoPermissions.includes(r.slice(3) as TelcoPermission)
+    ) {
       return true;
     }
     if (r.startsWith('T:') && isTelco(p) && p.telcoPermissions.includes(r.slice(2) as TelcoPermission)) {

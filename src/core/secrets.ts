@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync, timingSafeEqual, createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /** scrypt password/PIN hashes: `scrypt$N$r$p$<salt b64>$<hash b64>`. */
 const N = 16384;

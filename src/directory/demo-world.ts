@@ -194,8 +194,20 @@ export function demoWorld(): StoredEntity[] {
   add('site', { id: 'site-1001-hq', tenantId: 1001, name: 'Acme HQ', kind: 'static' });
   const acmeUsers: ExtSpec[] = [
     { ext: '100', first: 'Alice', last: 'Adams', admin: true, roles: [DEMO.roles.tenantAdmin] },
-    { ext: '101', first: 'Bob', last: 'Brown', agent: { recordingType: 'Mandatory' }, roles: [DEMO.roles.agent] },
-    { ext: '102', first: 'Carol', last: 'Chen', agent: { recordingType: 'On Demand' }, roles: [DEMO.roles.agent] },
+    {
+      ext: '101',
+      first: 'Bob',
+      last: 'Brown',
+      agent: { recordingType: 'Mandatory' },
+      roles: [DEMO.roles.agent],
+    },
+    {
+      ext: '102',
+      first: 'Carol',
+      last: 'Chen',
+      agent: { recordingType: 'On Demand' },
+      roles: [DEMO.roles.agent],
+    },
     { ext: '103', first: 'Dan', last: 'Diaz', agent: {}, roles: [DEMO.roles.agent] },
     { ext: '104', first: 'Erin', last: 'Evans', agent: {}, roles: [DEMO.roles.agent], model: 'bst' },
     { ext: '105', first: 'Frank', last: 'Fox' },

@@ -8,8 +8,8 @@ import type {
   OutboundQueue,
   PresenceOption,
   StoredEntity,
-  Tenant,
   TelcoUser,
+  Tenant,
 } from './model.js';
 import { extensionKey } from './model.js';
 
@@ -129,7 +129,9 @@ export class Directory {
     return this.get('extension', extensionKey(tenantId, ext));
   }
   extensions(tenantId: number): Extension[] {
-    return this.list('extension', tenantId).sort((a, b) => a.ext.localeCompare(b.ext, 'en', { numeric: true }));
+    return this.list('extension', tenantId).sort((a, b) =>
+      a.ext.localeCompare(b.ext, 'en', { numeric: true }),
+    );
   }
   extensionByUuid(uuid: string): Extension | undefined {
     return this.extensionByUuidIndex.get(uuid.toLowerCase());

@@ -41,7 +41,13 @@ interface Option {
   help: string;
 }
 
-const intOpt = (key: keyof Config, flag: string, help: string, min = 0, max = Number.MAX_SAFE_INTEGER): Option => ({
+const intOpt = (
+  key: keyof Config,
+  flag: string,
+  help: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): Option => ({
   key,
   flag,
   env: envName(flag),
@@ -65,8 +71,20 @@ export const OPTIONS: Option[] = [
     type: 'string',
     help: 'postgres://... (instead of SQLite)',
   },
-  { key: 'tlsCert', flag: '--tls-cert', env: 'SWITCHBOARD_TLS_CERT', type: 'string', help: 'PEM certificate file' },
-  { key: 'tlsKey', flag: '--tls-key', env: 'SWITCHBOARD_TLS_KEY', type: 'string', help: 'PEM private key file' },
+  {
+    key: 'tlsCert',
+    flag: '--tls-cert',
+    env: 'SWITCHBOARD_TLS_CERT',
+    type: 'string',
+    help: 'PEM certificate file',
+  },
+  {
+    key: 'tlsKey',
+    flag: '--tls-key',
+    env: 'SWITCHBOARD_TLS_KEY',
+    type: 'string',
+    help: 'PEM private key file',
+  },
   {
     key: 'clock',
     flag: '--clock',
@@ -75,7 +93,13 @@ export const OPTIONS: Option[] = [
     values: ['real', 'virtual'],
     help: 'real | virtual',
   },
-  { key: 'sim', flag: '--sim', env: 'SWITCHBOARD_SIM', type: 'bool', help: 'simulator API (--no-sim turns it off)' },
+  {
+    key: 'sim',
+    flag: '--sim',
+    env: 'SWITCHBOARD_SIM',
+    type: 'bool',
+    help: 'simulator API (--no-sim turns it off)',
+  },
   {
     key: 'logLevel',
     flag: '--log-level',
@@ -133,7 +157,8 @@ function convert(o: Option, raw: string, source: string): unknown {
       if (/^(0|false|no|off)$/i.test(raw)) return false;
       throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
     case 'enum':
-      if (!o.values!.includes(raw)) throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
+      if (!o.values!.includes(raw))
+        throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
       return raw;
     default:
       if (raw === '') throw new ConfigError(`${source}: must not be empty`);
@@ -151,7 +176,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     if (name.startsWith('--no-')) {
       const o = OPTIONS.find((x) => x.flag === `--${name.slice(5)}` && x.type === 'bool');
       if (!o) throw new ConfigError(`unknown option ${name}`);
@@ -186,14 +213,19 @@ function readPem(file: string, flag: string): Buffer {
   try {
     buf = readFileSync(file);
   } catch (e) {
-    throw new ConfigError(`${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ConfigError(
+      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
-  if (!buf.toString('utf8').includes('-----BEGIN')) throw new ConfigError(`${flag}: ${file} is not a PEM file`);
+  if (!buf.toString('utf8').includes('-----BEGIN'))
+    throw new ConfigError(`${flag}: ${file} is not a PEM file`);
   return buf;
 }
 
 export function usage(): string {
-  const lines = OPTIONS.map((o) => `  ${`${o.flag}${o.type === 'bool' ? '' : ' <value>'}`.padEnd(30)} ${o.help} [${o.env}]`);
+  const lines = OPTIONS.map(
+    (o) => `  ${`${o.flag}${o.type === 'bool' ? '' : ' <value>'}`.padEnd(30)} ${o.help} [${o.env}]`,
+  );
   return [
     'usage: switchboard <command> [options]',
     '',

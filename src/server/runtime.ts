@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
+import { ContactCenter } from '../contact-center/contact-center.js';
+import type { CcEvent } from '../contact-center/types.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -7,8 +9,6 @@ import { Directory } from '../directory/directory.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
-import { ContactCenter } from '../contact-center/contact-center.js';
-import type { CcEvent } from '../contact-center/types.js';
 import { Switch } from '../switch/switch.js';
 import type { SwitchEvent } from '../switch/types.js';
 import type { Config } from './config.js';
@@ -34,10 +34,16 @@ export interface Runtime {
 }
 
 export function databaseTarget(config: Config): DatabaseTarget {
-  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'sqlite', file: config.db };
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'sqlite', file: config.db };
 }
 
-export async function createRuntime(config: Config, log: Logger, target = databaseTarget(config)): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  log: Logger,
+  target = databaseTarget(config),
+): Promise<Runtime> {
   const db = await openDatabase(target);
   const directory = await Directory.load(new SqlEntityStore(db));
   if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld());
@@ -46,7 +52,13 @@ export async function createRuntime(config: Config, log: Logger, target = databa
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator();
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
-  const contactCenter = new ContactCenter({ directory, clock, switch: sw, db, publish: (e) => bus.publish(e) });
+  const contactCenter = new ContactCenter({
+    directory,
+    clock,
+    switch: sw,
+    db,
+    publish: (e) => bus.publish(e),
+  });
   sw.setAcdPort(contactCenter.acdPort());
 
   // The call-record writer: every ended call becomes a durable record.

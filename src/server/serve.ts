@@ -61,7 +61,9 @@ export function banner(server: Server): string {
     `  voice events        ${wsUrl}/api/ws`,
     `  contact-center API  ${httpUrl}/6/v2/api/`,
     `  contact-center sock ${wsUrl}/6/v2/sock`,
-    c.sim ? `  simulator           ${httpUrl}/sim/v1  (console: ${httpUrl}/console/)` : '  simulator           off',
+    c.sim
+      ? `  simulator           ${httpUrl}/sim/v1  (console: ${httpUrl}/console/)`
+      : '  simulator           off',
     `  API explorer        ${httpUrl}/api/browser/browser.html`,
     `  health              ${httpUrl}/healthz  ${httpUrl}/readyz`,
     '',

@@ -1,13 +1,17 @@
-import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; /** Use this schema instead of public (created if missing). */ schema?: string }
+  | {
+      kind: 'postgres';
+      url: string /** Use this schema instead of public (created if missing). */;
+      schema?: string;
+    }
   | { kind: 'pglite'; dataDir?: string };
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -70,13 +74,20 @@ async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Databas
     handle.pragma('journal_mode = WAL');
     handle.pragma('synchronous = NORMAL');
     handle.pragma('busy_timeout = 5000');
-    return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }), dialect: 'sqlite' };
+    return {
+      kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }),
+      dialect: 'sqlite',
+    };
   }
   if (target.kind === 'postgres') {
     const pg = await import('pg');
     // BIGINT columns hold epoch milliseconds: read them as numbers.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.default.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.default.Pool({
+      connectionString: target.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
     pool.on('error', () => {});
     const schema = target.schema;
     if (schema) {

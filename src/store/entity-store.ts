@@ -38,7 +38,11 @@ export class SqlEntityStore implements EntityStore {
   }
 
   async remove(kind: string, id: string): Promise<void> {
-    await this.db.kysely.deleteFrom('directory_entities').where('kind', '=', kind).where('id', '=', id).execute();
+    await this.db.kysely
+      .deleteFrom('directory_entities')
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .execute();
   }
 
   async replaceAll(entities: StoredEntity[]): Promise<void> {
@@ -53,7 +57,10 @@ export class SqlEntityStore implements EntityStore {
         updated_at: now,
       }));
       for (let i = 0; i < rows.length; i += 200) {
-        await trx.insertInto('directory_entities').values(rows.slice(i, i + 200)).execute();
+        await trx
+          .insertInto('directory_entities')
+          .values(rows.slice(i, i + 200))
+          .execute();
       }
     });
   }

@@ -10,9 +10,15 @@ import type { DatabaseTarget } from '../../src/store/database.js';
 export function testTargets(): { name: string; target: () => DatabaseTarget }[] {
   const pgUrl = process.env.SWITCHBOARD_TEST_PG_URL;
   return [
-    { name: 'sqlite', target: () => ({ kind: 'sqlite', file: join(mkdtempSync(join(tmpdir(), 'sb-db-')), 't.db') }) },
+    {
+      name: 'sqlite',
+      target: () => ({ kind: 'sqlite', file: join(mkdtempSync(join(tmpdir(), 'sb-db-')), 't.db') }),
+    },
     pgUrl
-      ? { name: 'postgres (server)', target: () => ({ kind: 'postgres', url: pgUrl, schema: freshSchema(pgUrl) }) }
+      ? {
+          name: 'postgres (server)',
+          target: () => ({ kind: 'postgres', url: pgUrl, schema: freshSchema(pgUrl) }),
+        }
       : {
           name: 'postgres (pglite)',
           target: () => ({ kind: 'pglite', dataDir: mkdtempSync(join(tmpdir(), 'sb-pglite-')) }),

@@ -81,7 +81,7 @@ export class RequestLimiter {
 
   /** Starts waiters in arrival order, skipping those whose client is still at its limit. */
   private wake(): void {
-    for (let i = 0; i < this.waiters.length && this.total < this.limits().inflight; ) {
+    for (let i = 0; i < this.waiters.length && this.total < this.limits().inflight;) {
       const w = this.waiters[i];
       if (!this.canStart(w.client)) {
         i++;

@@ -59,18 +59,16 @@ const ROWS: Row[] = [
       ['aalanguages', 'aaLanguages', [ADMIN, ALICE]],
       ['vmlanguages', 'vmLanguages', [ADMIN, ALICE, BOB, LOBBY]],
     ] as const
-  ).map(
-    ([path, embed, readers]): Row => ({
-      list: `/api/v1/${path}`,
-      embed,
-      idField: 'langCode',
-      readers,
-      writer: ADMIN,
-      create: { langCode: 'de', name: 'German' },
-      update: { enabled: false },
-      invalid: [{ langCode: 'german', name: 'German' }, 'langCode'],
-    }),
-  ),
+  ).map(([path, embed, readers]): Row => ({
+    list: `/api/v1/${path}`,
+    embed,
+    idField: 'langCode',
+    readers,
+    writer: ADMIN,
+    create: { langCode: 'de', name: 'German' },
+    update: { enabled: false },
+    invalid: [{ langCode: 'german', name: 'German' }, 'langCode'],
+  })),
   {
     list: '/api/v1/crplatforms',
     embed: 'crPlatforms',

@@ -46,16 +46,22 @@ test('a telco admin provisions a tenant, its admin, a call group and a route by 
   assert.deepEqual(g.data.members, ['100']);
 
   // System level: a carrier, a route over it, a dial plan rule over the route.
-  const carrier = await (await v1.follow('v1:carriers')).postFollow({
+  const carrier = await (
+    await v1.follow('v1:carriers')
+  ).postFollow({
     data: { name: 'Second carrier', host: 'sip2.example.test' },
   });
   const carrierId = (await carrier.get()).data.carrierId as string;
-  const route = await (await v1.follow('v1:routes')).postFollow({
+  const route = await (
+    await v1.follow('v1:routes')
+  ).postFollow({
     data: { name: 'Second route', routeType: 'sip', carrierId },
   });
   const routeState = await route.get();
   assert.equal(routeState.links.get('v1:carrier')?.href, carrier.uri.replace(s.httpUrl, ''));
-  const plan = await (await v1.follow('v1:dialPlans')).postFollow({
+  const plan = await (
+    await v1.follow('v1:dialPlans')
+  ).postFollow({
     data: {
       name: 'Initech plan',
       rules: [{ pattern: '011', destinationType: 'international', routeId: routeState.data.routeId }],

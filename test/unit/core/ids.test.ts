@@ -28,7 +28,10 @@ test('a restarted process does not reuse ids of the previous one', () => {
 
 test('ids stay safe until 2042 and fail loudly after the id space', () => {
   assert.ok(Number.isSafeInteger(Number(new CallIdGenerator(15, () => Date.UTC(2042, 0, 1)).next())));
-  assert.throws(() => new CallIdGenerator(0, () => CALL_ID_EPOCH_MS + 2 ** 53 / 16_000 + 1).next(), RangeError);
+  assert.throws(
+    () => new CallIdGenerator(0, () => CALL_ID_EPOCH_MS + 2 ** 53 / 16_000 + 1).next(),
+    RangeError,
+  );
 });
 
 test('uuids', () => {

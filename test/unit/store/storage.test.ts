@@ -17,7 +17,10 @@ for (const { name, target } of testTargets()) {
       const tables = ['directory_entities', 'call_records', 'cc_tokens', 'text_counters', 'kv'];
       for (const table of tables) {
         // Every table exists and is empty.
-        const rows = await db.kysely.selectFrom(table as 'kv').selectAll().execute();
+        const rows = await db.kysely
+          .selectFrom(table as 'kv')
+          .selectAll()
+          .execute();
         assert.deepEqual(rows, []);
       }
       await db.close();

@@ -1,6 +1,6 @@
 // Budget (DESIGN §7): the switch engine alone, in process, one core:
 //   make + answer + hang up >= 20,000 calls/s; 100,000 concurrent calls in <= 1.5 GiB.
-// Run: npx tsx bench/switch-engine.ts   (stops by itself; prints figures and PASS/FAIL)
+// Run: npx tsx bench/switch-engine.bench.ts   (stops by itself; prints figures and PASS/FAIL)
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Clock, TimerHandle } from '../src/core/clock.js';
