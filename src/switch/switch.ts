@@ -182,6 +182,11 @@ export class Switch {
     this.run(d.tenantId, () => phones.phoneDigits(this.core, d, digits));
   }
 
+  /** Is the phone logged in now (live state; the directory holds only the provisioned default)? */
+  isRegistered(deviceId: string): boolean {
+    return this.core.presence.isRegistered(deviceId);
+  }
+
   registerDevice(deviceId: string): void {
     const d = findDevice(this.core, deviceId);
     this.run(d.tenantId, () => phones.register(this.core, d));

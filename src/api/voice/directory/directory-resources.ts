@@ -1,8 +1,9 @@
 import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
-import { EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
+import { type Device, EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { tenantCollectionLinks } from '../provisioning/tenant-resources.js';
 import {
   deviceStateEntity,
   EXTENSION_SCHEMA,
@@ -32,7 +33,12 @@ function ownOnly(ctx: Ctx): void {
   }
 }
 
-const devicesOf = (ctx: Ctx, e: Extension) => () => ctx.runtime.directory.devicesOf(e.tenantId, e.ext);
+/** A device as the switch sees it now: registration is live state, not the provisioned default. */
+const live =
+  (ctx: Ctx) =>
+  (d: Device): Device => ({ ...d, registered: ctx.runtime.switch.isRegistered(d.id) });
+const devicesOf = (ctx: Ctx, e: Extension) => () =>
+  ctx.runtime.directory.devicesOf(e.tenantId, e.ext).map(live(ctx));
 
 /** Directory-backed resources a CTI client needs: extensions, user, tenant, location, devices. */
 export const directoryResources: ResourceDef[] = [
@@ -134,7 +140,12 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA'],
-        handle: (ctx) => ({ entity: tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!) }),
+        handle: (ctx) => {
+          const entity = tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!);
+          // The tenant's collections, as the requester may follow them.
+          entity.links = { ...tenantCollectionLinks(ctx.tenantId!, ctx.principal), ...entity.links };
+          return { entity };
+        },
       },
     },
   },
@@ -160,6 +171,7 @@ export const directoryResources: ResourceDef[] = [
               items: ctx.runtime.directory
                 .list('device', t)
                 .sort((a, b) => a.id.localeCompare(b.id))
+                .map(live(ctx))
                 .map(deviceStateEntity),
               links: { self: link('/api/v1/devicestates') },
             }),
@@ -181,7 +193,7 @@ export const directoryResources: ResourceDef[] = [
               { type: 'deviceId', value: ctx.params.deviceId },
             ]);
           }
-          return { entity: deviceStateEntity(d) };
+          return { entity: deviceStateEntity(live(ctx)(d)) };
         },
       },
     },
