@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { BASE, CcClient } from './cc-client.js';
+
+let s: TestServer;
+let admin: CcClient;
+before(async () => {
+  s = await startTestServer({ busyDelayMs: 300, limitPerClient: 3 });
+  admin = await CcClient.login(s, '100@1001');
+});
+after(() => s.stop());
+
+test('a bad call id on the single-call endpoint answers 400 with the success: true quirk', async () => {
+  const r = await admin.get('calls/not-a-call');
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, { success: true, reason: 'Invalid call id' });
+  // Other call-control requests keep the normal 400 body.
+  const kill = await admin.post('calls/not-a-call', { request: 'kill' });
+  assert.equal(kill.status, 400);
+  assert.equal(kill.body.success, false);
+});
+
+test('a 4th concurrent request of one client waits, then gets the contact-center 503 after the busy delay', async () => {
+  // Three requests held in flight: their bodies never finish arriving.
+  const held = Array.from({ length: 3 }, () => {
+    const url = new URL(`${s.httpUrl}${BASE}/agent_state`);
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${admin.token}`,
+        'content-type': 'application/json',
+        'content-length': '1000',
+      },
+    });
+    req.on('error', () => {});
+    req.write('{"request":');
+    return req;
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  const res = await s.fetch(`${BASE}/agent_state`, { headers: { authorization: `Bearer ${admin.token}` } });
+  assert.equal(res.status, 503);
+  assert.ok(Number(res.headers.get('retry-after')) >= 1);
+  assert.deepEqual(await res.json(), { success: false, reason: 'Service Unavailable' });
+  for (const h of held) h.destroy();
+  // Slots come back once the held requests are gone.
+  await new Promise((r) => setTimeout(r, 100));
+  const again = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
+  assert.equal(again.status, 200);
+});
