@@ -161,7 +161,12 @@ function startCall(
   const toParty: Party =
     dest.kind === 'extension'
       ? core.extensionParty(dest.ext)
-      : { id: destinationId(core, dest), number: dest.kind === 'outside' ? dest.number : to, name: '' };
+      : // An unknown number is still known by what was dialed (spec: external parties by number).
+        {
+          id: dest.kind === 'unknown' ? to : destinationId(core, dest),
+          number: dest.kind === 'outside' ? dest.number : to,
+          name: '',
+        };
   const call = newCall(core, e.tenantId, { ...party, ...presented }, toParty, 'internal');
   const leg = newLeg(core, call, {
     kind: 'user',
