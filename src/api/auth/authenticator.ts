@@ -1,11 +1,11 @@
-import type { CcPermission, Principal } from '../../core/permissions.js';
+import type { Principal } from '../../core/permissions.js';
 import { sha256, verifySecret } from '../../core/secrets.js';
 import type { DirectoryChange } from '../../directory/directory.js';
-import type { Extension, TelcoUser } from '../../directory/model.js';
+import type { Extension } from '../../directory/model.js';
 import type { Runtime } from '../../server/runtime.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
 import { Lockout } from './lockout.js';
-import { type LoginTarget, resolveUsername } from './usernames.js';
+import { accountOf } from './principals.js';
 
 export interface Authenticator {
   /** Verifies credentials from client `ip`; throws UnauthorizedError or LockedOutError. */
@@ -79,42 +79,9 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
   runtime.onReset(clear);
 
   function verify(username: string, secret: string): { principal: Principal; owner: string } | null {
-    const target = resolveUsername(directory, username);
-    if (!target) return null;
-    return target.kind === 'telco'
-      ? verifyTelco(target.name, secret, username)
-      : verifyTenant(target, secret, username);
-  }
-
-  function verifyTelco(name: string, secret: string, username: string) {
-    const t = directory.telcoUser(name);
-    if (!t?.enabled || !verifySecret(secret, t.passwordHash)) return null;
-    if (t.scopedTenantId !== undefined && !directory.tenant(t.scopedTenantId)?.active) return null;
-    return { principal: telcoPrincipal(t, username), owner: `telco:${t.id}` };
-  }
-
-  function verifyTenant(target: Extract<LoginTarget, { kind: 'tenant' }>, secret: string, username: string) {
-    const tenant = directory.tenant(target.tenantId);
-    const ext = directory.extension(target.tenantId, target.ext);
-    if (!tenant?.active || !ext?.enabled || !ext.pinHash) return null;
-    if (ext.type !== 'userExt' && ext.type !== 'locationExt') return null;
-    if (!verifySecret(secret, ext.pinHash)) return null;
-    return { principal: tenantPrincipal(ext, username), owner: `ext:${ext.tenantId}:${ext.ext}` };
-  }
-
-  function tenantPrincipal(ext: Extension, username: string): Principal {
-    const perms = new Set<CcPermission>();
-    for (const roleId of ext.ccRoleIds)
-      for (const p of directory.get('role', roleId)?.permissions ?? []) perms.add(p);
-    return Object.freeze({
-      authority: ext.type === 'locationExt' ? 'location' : ext.admin ? 'tenantAdmin' : 'user',
-      username,
-      tenantId: ext.tenantId,
-      ext: ext.ext,
-      telcoPermissions: [],
-      callControl: ext.type === 'userExt',
-      ccPermissions: [...perms],
-    });
+    const account = accountOf(directory, username);
+    if (!account?.secretHash || !verifySecret(secret, account.secretHash)) return null;
+    return account;
   }
 
   return {
@@ -139,18 +106,6 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
       return found.principal;
     },
   };
-}
-
-function telcoPrincipal(t: TelcoUser, username: string): Principal {
-  const scoped = t.scopedTenantId !== undefined;
-  return Object.freeze({
-    authority: scoped ? 'scopedTelco' : 'telco',
-    username,
-    tenantId: t.scopedTenantId,
-    telcoPermissions: [...t.telcoPermissions],
-    callControl: scoped && t.callControl,
-    ccPermissions: [...t.ccPermissions],
-  });
 }
 
 const shared = new WeakMap<object, Authenticator>();

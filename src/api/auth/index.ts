@@ -2,3 +2,4 @@ export { type Authenticator, authenticatorFor, createAuthenticator } from './aut
 export { LockedOutError, UnauthorizedError } from './errors.js';
 export { Lockout, type LockoutPolicy } from './lockout.js';
 export { type LoginTarget, parseBasic, resolveUsername } from './usernames.js';
+export { type Account, accountOf } from './principals.js';
