@@ -4,10 +4,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
+import { apiDocuments } from './api-documents.js';
 import { healthRoutes } from './health.js';
 import type { Runtime } from './runtime.js';
 import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
+
+/** The URL prefixes of the three APIs, whose routes the OpenAPI documents describe. */
+export const DOCUMENTED_PREFIXES = ['/api/', '/6/v2/', '/sim/v1/'];
 
 /** Builds the HTTP(S) server with every API mounted. Does not listen. */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
@@ -35,6 +39,31 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  const traffic = runtime.traffic;
+  if (traffic) {
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+        traffic.response({
+          method: req.method,
+          route: req.routeOptions.url,
+          url: req.url,
+          status: reply.statusCode,
+          contentType: reply.getHeader('content-type') as string | undefined,
+          body: payload.toString(),
+        });
+      }
+      done(null, payload);
+    });
+  }
+  // Every API route is recorded, so a test can prove the documents describe all of them.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { undocumented?: boolean } | undefined;
+    if (config?.undocumented || !DOCUMENTED_PREFIXES.some((p) => route.url.startsWith(p))) return;
+    if (route.url.includes('*')) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') runtime.docs.noteRoute(method, route.url);
+    }
+  });
   await app.register(websocket, {
     options: { maxPayload: config.bodyLimitBytes },
     // Graceful shutdown: every open socket is told the server is going away.
@@ -48,5 +77,6 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   await app.register(ccsApi, { prefix: '/6/v2', runtime });
   if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime });
   await app.register(webPages, { runtime });
+  await app.register(apiDocuments, { runtime });
   return app;
 }

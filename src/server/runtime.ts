@@ -12,6 +12,8 @@ import { SqlEntityStore } from '../store/entity-store.js';
 import { Switch } from '../switch/switch.js';
 import type { SwitchEvent } from '../switch/types.js';
 import type { Config } from './config.js';
+import type { TrafficObserver } from './traffic.js';
+import { ApiDocs } from '../api/schema/registry.js';
 
 export type PlatformEvent = SwitchEvent | CcEvent;
 
@@ -26,6 +28,10 @@ export interface Runtime {
   callRecords: CallRecordStore;
   switch: Switch;
   contactCenter: ContactCenter;
+  /** The OpenAPI and AsyncAPI documents, filled in as the APIs register their routes. */
+  docs: ApiDocs;
+  /** Sees every response and socket frame when set (the contract tests). */
+  traffic?: TrafficObserver;
   /** Back to the demo world (simulator reset, `seed --reset`). */
   resetToDemo(): Promise<void>;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
@@ -100,6 +106,7 @@ export async function createRuntime(
     callRecords,
     switch: sw,
     contactCenter,
+    docs: new ApiDocs(),
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld());

@@ -5,6 +5,7 @@ import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
+import type { TrafficObserver } from './traffic.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -20,8 +21,13 @@ export function createLogger(config: Config): Logger {
 }
 
 /** Starts a server and listens. Used by the CLI and by API tests. */
-export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<Server> {
+export async function startServer(
+  config: Config,
+  log: Logger = createLogger(config),
+  opts: { traffic?: TrafficObserver } = {},
+): Promise<Server> {
   const runtime = await createRuntime(config, log);
+  if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
   try {
     app = await buildApp(runtime);

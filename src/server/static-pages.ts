@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Runtime } from './runtime.js';
@@ -11,8 +12,13 @@ import type { Runtime } from './runtime.js';
  */
 export const WEB_ROOT = fileURLToPath(new URL('../../src/web/', import.meta.url));
 
-/** Public URL prefix → folder of src/web. The pages authenticate only when they call the APIs. */
+/** Swagger UI's prebuilt files, served as they ship, under /docs/swagger-ui/. */
+const SWAGGER_UI_ROOT = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** Public URL prefix → folder of src/web (or an absolute folder). The pages authenticate only when they call the APIs. */
 export const WEB_MOUNTS: readonly { prefix: string; folder: string }[] = [
+  { prefix: '/docs/swagger-ui/', folder: SWAGGER_UI_ROOT },
+  { prefix: '/docs/', folder: 'docs' },
   { prefix: '/6/restapi/', folder: 'restapi' },
   { prefix: '/api/browser/', folder: 'browser' },
   { prefix: '/api/wstool/', folder: 'wstool' },
@@ -30,6 +36,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
 };
 
 /**
@@ -45,7 +52,10 @@ export async function webPages(app: FastifyInstance, _opts: { runtime: Runtime }
   for (const { prefix, folder } of WEB_MOUNTS) {
     const root = resolve(WEB_ROOT, folder);
     // ignoreTrailingSlash turns `/console/` into `/console`, which `/console/*` does not match.
-    app.get(prefix.slice(0, -1), (req, reply) => serveFile(req, reply, root, ''));
+    // Pages, not API operations: the documents do not describe them.
+    app.get(prefix.slice(0, -1), { config: { undocumented: true } }, (req, reply) =>
+      serveFile(req, reply, root, ''),
+    );
     app.get(`${prefix}*`, (req, reply) => serveFile(req, reply, root, (req.params as { '*': string })['*']));
   }
   app.get('/', (_req, reply) => reply.redirect('/console/'));

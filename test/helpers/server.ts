@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { type Config, DEFAULTS } from '../../src/server/config.js';
 import { type Server, startServer } from '../../src/server/serve.js';
+import { ContractChecker } from './contract.js';
 
 export interface TestServer extends Server {
+  contract: ContractChecker;
   /** Fetch relative to the server, with optional Basic credentials `user:pass`. */
   fetch(path: string, init?: RequestInit & { auth?: string; json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
@@ -22,8 +24,21 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     logLevel: 'silent',
     ...overrides,
   };
-  const server = await startServer(config, pino({ level: 'silent' }));
+  // Every test server checks its traffic against its own OpenAPI and AsyncAPI documents.
+  const contract = new ContractChecker();
+  const server = await startServer(config, pino({ level: 'silent' }), {
+    traffic: process.env.SWITCHBOARD_CONTRACT === 'off' ? undefined : contract,
+  });
+  contract.bind(server.runtime);
+  const close = server.close.bind(server);
+  let stopped: Promise<void> | undefined;
+  const stopOnce = () =>
+    (stopped ??= (async () => {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    })());
   return Object.assign(server, {
+    contract,
     fetch(path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) {
       const headers = new Headers(init.headers);
       if (init.auth) headers.set('authorization', basic(init.auth));
@@ -34,9 +49,14 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       }
       return fetch(server.httpUrl + path, { ...init, headers, body });
     },
+    /** Stops the server, then fails when any response or frame broke the published contract. */
     async stop() {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      await stopOnce();
+      contract.assertClean();
+    },
+    async close() {
+      await stopOnce();
+      contract.assertClean();
     },
   });
 }

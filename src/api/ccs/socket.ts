@@ -1,3 +1,4 @@
+import { observeFrames } from '../../server/traffic.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
@@ -42,6 +43,7 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
   });
 
   app.get('/sock', { websocket: true }, (socket, req) => {
+    observeFrames(socket, runtime.traffic, 'contact-center-events');
     const ip = req.ip;
     if (limits.sockets.refusal(`pending:${ip}:${randomUUID()}`) === 'global') {
       socket.close(TRY_AGAIN_LATER, 'too many connections');

@@ -11,8 +11,10 @@ import { SubscriptionIndex } from './events/subscriptions.js';
 import { VoiceSockets } from './events/voice-sockets.js';
 import { registerEventSocket } from './events/websocket-route.js';
 import { PROBLEM_JSON, problem } from './hal/problem.js';
+import { ProblemSchema } from './hal/problem-schema.js';
 import { registerResources } from './hal/resource.js';
 import { sendMessageResources } from './messages/send-message-resources.js';
+import { VOICE_OPENAPI } from './openapi-info.js';
 import { navigationResources } from './navigation/navigation-resources.js';
 import { provisioningResources } from './provisioning/index.js';
 import { mergeByPath } from './provisioning/merge.js';
@@ -22,6 +24,7 @@ import { statusResources } from './status/status-resources.js';
 /** The voice platform API under /api: HAL REST and the event WebSocket /api/ws. */
 export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   const { runtime } = opts;
+  runtime.docs.defineOpenApi(VOICE_OPENAPI);
   const sockets = new VoiceSockets(new SubscriptionIndex());
   const stopFanout = startFanout(runtime.bus, sockets.index, runtime.directory);
   app.addHook('onClose', async () => stopFanout());
@@ -58,6 +61,10 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
       ...sendMessageResources,
       ...provisioningResources,
     ]),
-    { runtime, principalOf },
+    {
+      runtime,
+      principalOf,
+      openapi: { document: VOICE_OPENAPI.name, prefix: '/api', problem: ProblemSchema },
+    },
   );
 }

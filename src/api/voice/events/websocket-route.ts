@@ -1,3 +1,4 @@
+import { observeFrames } from '../../../server/traffic.js';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../../core/ids.js';
 import type { Runtime } from '../../../server/runtime.js';
@@ -49,10 +50,11 @@ export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sock
       const owner = principalOf(req);
       const id = uuid();
       const slot = limits.sockets.admit(clientKey(req), () => ws.close(1000, 'idle timeout'));
+      const echo = observeFrames(ws, runtime.traffic, 'voice-events');
       sockets.add({ id, owner, ws, slot, sets: new Map() });
       ws.on('message', (data, isBinary) => {
         slot.touch();
-        ws.send(data, { binary: isBinary });
+        echo(data, { binary: isBinary });
       });
       ws.on('close', () => sockets.close(id));
       ws.on('error', () => sockets.close(id));

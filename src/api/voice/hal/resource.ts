@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, forbidden, notFound } from '../../../core/errors.js';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { DomainError, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, allows, inTenant, type Principal } from '../../../core/permissions.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
-import { problem, sendProblem } from './problem.js';
+import type { ResponseDoc } from '../../schema/openapi.js';
+import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
+import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
 import { HAL_JSON, type Namespace, renderHal } from './render.js';
 
@@ -31,9 +34,29 @@ export type Outcome =
   | { empty: true; status?: number; location?: string }
   | { json: unknown; status?: number; location?: string };
 
+/**
+ * The verb's entry in the voice OpenAPI document. `body` and `query` also validate the request
+ * before the handler runs: a mismatch is a 400 naming the field (MISSING_FIELD / INVALID_FIELD).
+ * Every operation also documents the problem+json answers 4XX and 503.
+ */
+export interface VerbDoc {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  /** Defaults to true when `body` is given. */
+  bodyRequired?: boolean;
+  /** The successful answers (and any error worth its own description). */
+  responses: Record<string, ResponseDoc>;
+}
+
 export interface VerbDef {
   /** Who may use this verb (core/permissions AccessRule tokens). */
   rules: readonly AccessRule[];
+  doc?: VerbDoc;
   handle(ctx: Ctx): Outcome | Promise<Outcome>;
 }
 
@@ -71,6 +94,8 @@ export function listEntity(ctx: Ctx, spec: ListSpec): Entity {
 export interface RegistryDeps {
   runtime: Runtime;
   principalOf(req: FastifyRequest): Principal;
+  /** Where the operations are documented: the document name and the plugin's URL prefix. */
+  openapi?: { document: string; prefix: string; problem: TSchema };
 }
 
 export function registerResources(
@@ -86,11 +111,13 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
   for (const verb of supported) {
     const vd = def.verbs[verb]!;
+    if (vd.doc && deps.openapi) document(deps, def.path, verb, vd.doc);
     app.route({
       method: verb,
       url: def.path,
       handler: async (req, reply) => {
         const ctx = buildCtx(req, deps, vd.rules);
+        if (vd.doc) validateRequest(vd.doc, ctx);
         const outcome = await vd.handle(ctx);
         return send(reply, outcome, ctx, def.ns ?? 'v1');
       },
@@ -101,6 +128,7 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
   app.route({
     method: unsupported,
     url: def.path,
+    config: { undocumented: true },
     handler: async (req, reply) =>
       sendProblem(reply, problem(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported here.`), {
         allow,
@@ -124,6 +152,53 @@ function buildCtx(req: FastifyRequest, deps: RegistryDeps, rules: readonly Acces
   if (params.tenantId !== undefined) ctx.tenantId = checkTenant(deps.runtime, principal, params.tenantId);
   return ctx;
 }
+
+function document(deps: RegistryDeps, path: string, method: Verb, doc: VerbDoc): void {
+  const { document: name, prefix, problem: problemSchema } = deps.openapi!;
+  const error = (description: string): ResponseDoc => ({
+    description,
+    schema: problemSchema,
+    contentType: PROBLEM_JSON,
+  });
+  deps.runtime.docs.addOperation(name, {
+    method,
+    path: prefix + path,
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: doc.tags,
+    ...(doc.params ? { params: doc.params } : {}),
+    ...(doc.query ? { query: doc.query } : {}),
+    ...(doc.body ? { body: doc.body, bodyRequired: doc.bodyRequired ?? true } : {}),
+    responses: {
+      ...doc.responses,
+      '4XX': error('The request was refused: see errorCode and parameters (DESIGN §3.2).'),
+      '503': error('Busy, or the switch is unavailable; retry later.'),
+    },
+  });
+}
+
+/** Checks the body and query against the verb's documented schemas. */
+function validateRequest(doc: VerbDoc, ctx: Ctx): void {
+  if (doc.body && (ctx.body !== undefined || (doc.bodyRequired ?? true))) {
+    const issue = firstIssue(doc.body, ctx.body ?? {});
+    if (issue) throw fieldError(issue);
+  }
+  if (doc.query) {
+    const query: Record<string, string> = {};
+    for (const name of Object.keys(doc.query.properties)) {
+      const v = ctx.query(name);
+      if (v !== undefined) query[name] = v;
+    }
+    const issue = firstIssue(doc.query, query);
+    if (issue) throw fieldError(issue);
+  }
+}
+
+const fieldError = (issue: SchemaIssue) =>
+  invalid(issue.missing ? 'MISSING_FIELD' : 'INVALID_FIELD', issue.message, [
+    { type: 'field', value: issue.field },
+  ]);
 
 /** Tenant isolation: a requester reaches only its own tenant (an unscoped telco user reaches all). */
 export function checkTenant(runtime: Runtime, p: Principal, raw: string): number {

@@ -1,0 +1,71 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType } from '@sinclair/typebox/errors';
+
+/** The first thing wrong with a value, in terms an API can turn into its own error shape. */
+export interface SchemaIssue {
+  /** Dotted path of the offending field (`to`, `subscriptions.0.objectType`); '' for the value itself. */
+  field: string;
+  /** True when a required field is absent. */
+  missing: boolean;
+  /** A sentence naming the field and what was expected. */
+  message: string;
+}
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checkerOf(schema: TSchema): TypeCheck<TSchema> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** Whether a value matches a schema (compiled once per schema object). */
+export function matches(schema: TSchema, value: unknown): boolean {
+  return checkerOf(schema).Check(value);
+}
+
+/** Undefined when the value matches; otherwise the most useful first issue. */
+export function firstIssue(schema: TSchema, value: unknown): SchemaIssue | undefined {
+  const check = checkerOf(schema);
+  if (check.Check(value)) return undefined;
+  const error = check.Errors(value).First();
+  if (!error) return { field: '', missing: false, message: 'The value is not valid.' };
+  const field = error.path.split('/').filter(Boolean).join('.');
+  const missing = error.type === ValueErrorType.ObjectRequiredProperty;
+  const expected = describeExpected(error.schema);
+  const message = missing
+    ? `${field} is required.`
+    : field
+      ? `${field}: ${expected ?? error.message.toLowerCase()}.`
+      : `The body ${expected ?? error.message.toLowerCase()}.`;
+  return { field, missing, message };
+}
+
+/** Plain words for the common cases; TypeBox's own message otherwise. */
+function describeExpected(schema: TSchema): string | undefined {
+  if (Array.isArray(schema.anyOf) && schema.anyOf.every((s: TSchema) => 'const' in s)) {
+    return `must be one of ${schema.anyOf.map((s: TSchema) => String(s.const)).join(', ')}`;
+  }
+  if ('const' in schema) return `must be ${String(schema.const)}`;
+  switch (schema.type) {
+    case 'string':
+      return schema.pattern ? `must match ${schema.pattern}` : 'must be a string';
+    case 'integer':
+      return schema.minimum !== undefined && schema.maximum !== undefined
+        ? `must be an integer from ${schema.minimum} to ${schema.maximum}`
+        : 'must be an integer';
+    case 'number':
+      return 'must be a number';
+    case 'boolean':
+      return 'must be true or false';
+    case 'object':
+      return 'must be an object';
+    case 'array':
+      return 'must be an array';
+  }
+  return undefined;
+}

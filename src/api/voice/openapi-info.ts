@@ -1,0 +1,32 @@
+import type { ApiDocumentInfo } from '../schema/openapi.js';
+
+/** The voice platform REST API's OpenAPI document (/openapi/voice.json). */
+export const VOICE_OPENAPI: ApiDocumentInfo = {
+  name: 'voice',
+  title: 'Switchboard voice platform API',
+  version: '1.0.0',
+  description:
+    "The hosted telephony platform's HAL REST API under /api: navigation, calls, subscription sets, " +
+    'status resources and the provisioning resources behind every v1 link. Events arrive on the ' +
+    'WebSocket /api/ws, described by the AsyncAPI document /openapi/voice-events.json.',
+  defaultContentType: 'application/hal+json',
+  securitySchemes: {
+    basic: {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'Basic authentication with a username (telco user, `<ext>@<tenantId>`, or a tenant user) and password or PIN.',
+    },
+  },
+  security: [{ basic: [] }],
+  tags: [
+    { name: 'navigation', description: 'The API root, the v1 root and relation documents.' },
+    { name: 'calls', description: 'Live calls and call control.' },
+    { name: 'events', description: 'Subscription sets that select events for a WebSocket.' },
+    { name: 'status', description: 'The current state behind the events.' },
+    { name: 'directory', description: 'Tenants, extensions, users and locations.' },
+    { name: 'enums', description: 'The enumerations of the API.' },
+    { name: 'messages', description: 'Messages to phones.' },
+    { name: 'provisioning', description: 'The provisioned world behind the v1 links.' },
+  ],
+};
