@@ -71,6 +71,7 @@ export function banner(server: Server): string {
       ? `  simulator           ${httpUrl}/sim/v1  (console: ${httpUrl}/console/)`
       : '  simulator           off',
     `  API explorer        ${httpUrl}/api/browser/browser.html`,
+    `  API documents       ${httpUrl}/docs/  (OpenAPI and AsyncAPI: ${httpUrl}/openapi)`,
     `  health              ${httpUrl}/healthz  ${httpUrl}/readyz`,
     '',
     'Demo credentials:',
