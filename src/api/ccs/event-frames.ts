@@ -1,6 +1,7 @@
 import type { CcEvent } from '../../contact-center/types.js';
 import type { CcPermission } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
+import type { CcEventFrame } from './event-schemas.js';
 import * as render from './render.js';
 import { isoZoned } from './tenant-time.js';
 
@@ -31,7 +32,7 @@ export const EVENT_NAMES: Record<CcEvent['category'], readonly CcEvent['name'][]
 };
 
 /** `{event, category, tenant_id, timestamp, data}`, or null for a tenant that no longer exists. */
-export function eventFrame(directory: Directory, e: CcEvent): Record<string, unknown> | null {
+export function eventFrame(directory: Directory, e: CcEvent): CcEventFrame | null {
   const t = directory.tenant(e.tenantId);
   if (!t) return null;
   const tz = t.cc.timezone;
@@ -41,26 +42,23 @@ export function eventFrame(directory: Directory, e: CcEvent): Record<string, unk
     tenant_id: t.cc.uuid,
     timestamp: isoZoned(e.at, tz),
     data: eventData(directory, e, tz),
-  };
+  } as CcEventFrame;
 }
 
-function eventData(directory: Directory, e: CcEvent, tz: string): Record<string, unknown> {
+function eventData(directory: Directory, e: CcEvent, tz: string): CcEventFrame['data'] {
   switch (e.category) {
     case 'agent': {
       const a = e.data.agent;
       const ext = directory.extension(a.tenantId, a.ext);
-      const previous =
-        e.name === 'agent_state_changed'
-          ? { type: e.data.previous.type, name: e.data.previous.name }
-          : e.data.previous;
-      return {
+      const agent = {
         extension: a.ext,
         extension_uuid: ext?.uuid ?? '',
         name: ext?.name ?? '',
         ...render.agentState(a, directory, e.at),
-        previous,
-        ...(e.name === 'agent_state_changed' ? { reason: e.data.reason } : {}),
       };
+      if (e.name !== 'agent_state_changed') return { ...agent, previous: e.data.previous };
+      const { type, name } = e.data.previous;
+      return { ...agent, previous: { type, name }, reason: e.data.reason };
     }
     case 'call': {
       const { success: _, ...call } = render.liveCall(directory, e.data.call, tz, e.at);

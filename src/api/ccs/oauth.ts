@@ -1,31 +1,47 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { authenticatorFor } from '../auth/index.js';
-import { badRequest, unauthorized } from './errors.js';
+import { ccRoute } from './cc-route.js';
+import { unauthorized } from './errors.js';
+import { TokenGrantSchema, TokenRequestSchema } from './oauth-schemas.js';
 import { principalOfSubject } from './principals.js';
 import type { TokenService } from './tokens.js';
 
 /** `POST /6/v2/api/oauth/token`: the password and refresh_token grants (DESIGN §3.1). */
 export function oauthRoutes(app: FastifyInstance, runtime: Runtime, tokens: TokenService) {
   const auth = authenticatorFor(runtime);
-  app.post('/api/oauth/token', async (req, reply) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : '');
-    reply.header('cache-control', 'no-store');
-    switch (body.grant_type) {
-      case 'password': {
-        const username = text('username');
-        if (!username) throw badRequest('username and password are required');
-        const principal = auth.authenticate(username, text('password'), req.ip);
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/oauth/token',
+    doc: {
+      operationId: 'issueToken',
+      summary: 'Get an access token (password or refresh_token grant)',
+      description:
+        'OAuth 2.0 token endpoint. The password grant takes the same usernames and passwords or PINs ' +
+        'as the voice API; a refresh token works once. Three failed logins of one username from one ' +
+        'address lock it out for a while (403 `Locked Out` with `Retry-After`).',
+      tags: ['authentication'],
+      security: [],
+      body: TokenRequestSchema,
+      bodyContentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+      ok: {
+        description: 'A new access and refresh token.',
+        schema: TokenGrantSchema,
+        headers: { 'Cache-Control': { description: '`no-store`', schema: Type.Literal('no-store') } },
+      },
+      unauthorized: 'Wrong username or password, or a refresh token that is not valid.',
+      forbidden: 'Locked out after repeated failed logins (`Locked Out`, with `Retry-After`).',
+    },
+    handler: async (req, { body }, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (body.grant_type === 'password') {
+        const principal = auth.authenticate(body.username, body.password, req.ip);
         return tokens.issue(principal.username);
       }
-      case 'refresh_token': {
-        const found = await tokens.refresh(text('refresh_token'));
-        if (!found || !principalOfSubject(runtime.directory, found.subject)) throw unauthorized();
-        return tokens.issue(found.subject);
-      }
-      default:
-        throw badRequest('grant_type must be password or refresh_token');
-    }
+      const found = await tokens.refresh(body.refresh_token);
+      if (!found || !principalOfSubject(runtime.directory, found.subject)) throw unauthorized();
+      return tokens.issue(found.subject);
+    },
   });
 }

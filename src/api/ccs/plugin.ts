@@ -3,10 +3,12 @@ import type { Runtime } from '../../server/runtime.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
+import { CC_OPENAPI } from './openapi-info.js';
 import { principalOfSubject } from './principals.js';
 import { agentRoutes } from './routes-agents.js';
 import { callRoutes } from './routes-calls.js';
 import { tenantRoutes } from './routes-tenants.js';
+import { documentEventSocket } from './socket-docs.js';
 import { eventSocket } from './socket.js';
 import { TokenService } from './tokens.js';
 
@@ -17,6 +19,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   const { runtime } = opts;
   const tokens = new TokenService(runtime.db);
   const limits = limitsFor(runtime);
+  runtime.docs.defineOpenApi(CC_OPENAPI);
 
   app.setErrorHandler(ccErrorHandler);
   app.setNotFoundHandler((req, reply) => sendCcError(req, reply, 404, 'Not Found'));
@@ -31,6 +34,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
 
   oauthRoutes(app, runtime, tokens);
   eventSocket(app, runtime, tokens, limits);
+  documentEventSocket(app, runtime);
 
   await app.register(async (api) => {
     api.decorateRequest('ccPrincipal', undefined);

@@ -20,6 +20,20 @@ import type {
 import type { CallRecord } from '../../store/call-records.js';
 import type { TextCounts } from '../../store/text-counters.js';
 import type { CallRecordData } from '../../switch/types.js';
+import type { AgentState } from './agent-schemas.js';
+import type { Call, CallSearchResult, LiveCall } from './call-schemas.js';
+import type { QueueStatisticsData } from './event-schemas.js';
+import type {
+  ExtensionItem,
+  OutboundQueueItem,
+  PresenceOption as PresenceOptionWire,
+  Product as ProductWire,
+  Role as RoleWire,
+  TenantDetails,
+  TenantItem,
+  TextCount,
+  VoiceQueueItem,
+} from './tenant-schemas.js';
 import { isoLocal, isoZoned, tenantTimestamp } from './tenant-time.js';
 
 export const list = <T>(items: T[]) => ({ success: true, total: String(items.length), items });
@@ -29,10 +43,14 @@ const TELCO = ref(DEMO.telcoUuid, 'Switchboard Telco');
 const PLATFORM = ref(DEMO.platformUuid, 'Switchboard');
 const GATEWAY = ref(DEMO.gatewayUuid, 'Default Gateway');
 
-export const product = (p: Product) => ({ uuid: p.id, name: p.name, notes: p.notes });
-export const role = (r: Role) => ({ uuid: r.id, name: r.name });
-export const presenceOption = (o: PresenceOption) => ({ uuid: o.id, type: o.type, name: o.name });
-export const extensionItem = (e: Extension) => ({
+export const product = (p: Product): ProductWire => ({ uuid: p.id, name: p.name, notes: p.notes });
+export const role = (r: Role): RoleWire => ({ uuid: r.id, name: r.name });
+export const presenceOption = (o: PresenceOption): PresenceOptionWire => ({
+  uuid: o.id,
+  type: o.type,
+  name: o.name,
+});
+export const extensionItem = (e: Extension): ExtensionItem => ({
   uuid: e.uuid,
   lastname: e.lastName,
   firstname: e.firstName,
@@ -46,7 +64,7 @@ function products(directory: Directory, t: Tenant) {
   });
 }
 
-export function tenantItem(directory: Directory, t: Tenant) {
+export function tenantItem(directory: Directory, t: Tenant): TenantItem {
   const tz = t.cc.timezone;
   return {
     uuid: t.cc.uuid,
@@ -67,7 +85,7 @@ export function tenantItem(directory: Directory, t: Tenant) {
   };
 }
 
-export function tenantDetails(directory: Directory, t: Tenant) {
+export function tenantDetails(directory: Directory, t: Tenant): TenantDetails {
   const exts = directory.extensions(t.tenantId);
   const agents = exts.filter((e) => e.agent?.isAgent);
   const count = (f: (e: Extension) => boolean) => agents.filter(f).length;
@@ -117,7 +135,7 @@ export function tenantDetails(directory: Directory, t: Tenant) {
   };
 }
 
-export const acdItem = (t: Tenant, e: Extension) => ({
+export const acdItem = (t: Tenant, e: Extension): VoiceQueueItem => ({
   uuid: e.uuid,
   type: 'voice_queues',
   tenant_id: t.cc.uuid,
@@ -126,7 +144,7 @@ export const acdItem = (t: Tenant, e: Extension) => ({
   alternate_extensions: [] as string[],
 });
 
-export const outboundQueueItem = (t: Tenant, q: OutboundQueue) => ({
+export const outboundQueueItem = (t: Tenant, q: OutboundQueue): OutboundQueueItem => ({
   uuid: q.id,
   type: 'voice_oqs',
   tenant_id: t.cc.uuid,
@@ -135,14 +153,14 @@ export const outboundQueueItem = (t: Tenant, q: OutboundQueue) => ({
   alternate_extensions: [] as string[],
 });
 
-export const textCount = (t: Tenant, c: TextCounts) => ({
+export const textCount = (t: Tenant, c: TextCounts): TextCount => ({
   tenant_sid: t.cc.sid,
   tenant_name: t.cc.name,
   tenant_id: t.cc.uuid,
   sms_stats: { out_sms: c.out_sms, out_mms: c.out_mms, in_sms: c.in_sms, in_mms: c.in_mms },
 });
 
-export function agentState(a: AgentSnapshot, directory: Directory, now: number) {
+export function agentState(a: AgentSnapshot, directory: Directory, now: number): AgentState {
   const queue = a.queueExt ? directory.extension(a.tenantId, a.queueExt) : undefined;
   return {
     queue_state: {
@@ -197,14 +215,14 @@ function callSource(directory: Directory, c: CcCallSnapshot) {
   return {};
 }
 
-function destination(c: CcCallSnapshot) {
+function destination(c: CcCallSnapshot): Call['call_destination'] {
   if (c.agentExt && c.direction === 'in')
     return { type: 'phone', number: c.agentExt, name: c.agentName ?? '' };
   return { type: 'phone', number: c.called.number, name: c.called.name };
 }
 
 /** A contact-center call, in the list item shape (finished, or the base of the in-progress shape). */
-export function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
+export function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, now: number): Call {
   const end = c.endedAt ?? now;
   return {
     id: c.smdrCallId,
@@ -221,7 +239,7 @@ export function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, 
     duration: c.answeredAt !== undefined ? hms(end - c.answeredAt) : '',
     wait_time: c.direction === 'in' ? hms(c.waitMs) : '',
     hold_time: hms(c.holdMs),
-    is_recorded: String(c.recordings.length > 0),
+    is_recorded: c.recordings.length > 0 ? 'true' : 'false',
     fe_xfr: '',
     commit_account_code: '',
     vrq_ques_ans: [] as unknown[],
@@ -235,7 +253,7 @@ export function ccCallBody(directory: Directory, c: CcCallSnapshot, tz: string, 
 }
 
 /** An in-progress contact-center call (`in_ecr`). */
-export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, now: number) {
+export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, now: number): LiveCall {
   const agentUuid = c.agentExt ? (directory.extension(c.tenantId, c.agentExt)?.uuid ?? '') : '';
   const acdUuid = c.acdExt ? (directory.extension(c.tenantId, c.acdExt)?.uuid ?? '') : '';
   return {
@@ -253,7 +271,7 @@ export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, no
 }
 
 /** A finished call from its durable record. */
-export function recordedCall(directory: Directory, r: CallRecord, tz: string) {
+export function recordedCall(directory: Directory, r: CallRecord, tz: string): Call {
   const data = r.data as unknown as CallRecordData & { cc?: CcCallSnapshot };
   if (data.cc)
     return ccCallBody(directory, { ...data.cc, endedAt: data.cc.endedAt ?? r.endedAt }, tz, r.endedAt);
@@ -279,7 +297,7 @@ export function recordedCall(directory: Directory, r: CallRecord, tz: string) {
       event: s.text,
     })),
     call_destination: { type: 'phone', number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
-    recordings: [] as unknown[],
+    recordings: [],
   };
 }
 
@@ -292,7 +310,7 @@ export function searchResult(
     calling: { number: string; name: string };
   },
   tz: string,
-) {
+): CallSearchResult {
   return {
     success: true,
     call_details: {
@@ -306,7 +324,7 @@ export function searchResult(
   };
 }
 
-export const queueStats = (t: Tenant, acd: Extension | undefined, s: QueueStats) => ({
+export const queueStats = (t: Tenant, acd: Extension | undefined, s: QueueStats): QueueStatisticsData => ({
   queue_uuid: acd?.uuid ?? '',
   queue_name: acd?.name ?? '',
   extension: s.acdExt,

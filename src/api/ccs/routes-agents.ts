@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Extension } from '../../directory/model.js';
@@ -10,74 +11,135 @@ import {
   requirePermission,
   tenantExtension,
 } from './access.js';
-import { badRequest, forbiddenError } from './errors.js';
+import {
+  AgentStateAnswerSchema,
+  DialAnswerSchema,
+  ExtensionRequestSchema,
+  UpdateAgentStateRequestSchema,
+} from './agent-schemas.js';
+import { ccRoute } from './cc-route.js';
+import { SuccessAnswerSchema } from './common-schemas.js';
+import { forbiddenError } from './errors.js';
 import * as render from './render.js';
-import { body } from './validate.js';
+import { TenantExtensionParamsSchema } from './tenant-schemas.js';
 
-type ExtParams = { Params: { tenant: string; ext: string } };
+const TAGS = ['agents'];
+const STATE_RULE =
+  "`name` is `Ready` or the name of one of the tenant's away or sign-out presence options; a sign-out " +
+  'state signs the agent out of every queue.';
 
 /** Agent state (15-18) and click to call (28). */
 export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
   const { directory, contactCenter } = runtime;
 
-  const updateAgentState = (p: Principal, e: Extension, raw: unknown) => {
+  const updateAgentState = (p: Principal, e: Extension, name: string) => {
     requirePermission(p, 'Agent Control');
     requireActOn(p, e);
-    contactCenter.setAgentState(e.tenantId, e.ext, body(raw).name);
+    contactCenter.setAgentState(e.tenantId, e.ext, name);
     return { success: true };
   };
 
   // 15
-  app.get<ExtParams>('/api/tenants/:tenant/extensions/:ext/agent_state', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Agent Control');
-    const e = tenantExtension(directory, pathTenant(directory, p, req.params.tenant), req.params.ext);
-    requireActOn(p, e);
-    const s = contactCenter.agentState(e.tenantId, e.ext);
-    return { success: true, ...render.agentState(s, directory, runtime.clock.now()) };
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/extensions/:ext/agent_state',
+    doc: {
+      operationId: 'getAgentState',
+      summary: "Read an agent's state (#15)",
+      description:
+        'Permissions: API, Agent Control. Agents read their own state; tenant admins and telco users any ' +
+        "agent's. 400 when the extension is not an agent.",
+      tags: TAGS,
+      params: TenantExtensionParamsSchema,
+      ok: { description: 'The agent state.', schema: AgentStateAnswerSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      requirePermission(p, 'Agent Control');
+      const e = tenantExtension(directory, pathTenant(directory, p, params.tenant!), params.ext!);
+      requireActOn(p, e);
+      const s = contactCenter.agentState(e.tenantId, e.ext);
+      return { success: true, ...render.agentState(s, directory, runtime.clock.now()) };
+    },
   });
 
   // 16 and 28: the POST on the extension path is selected by `request`.
-  app.post<ExtParams>('/api/tenants/:tenant/extensions/:ext', async (req) => {
-    const p = principal(req);
-    const b = body(req.body);
-    if (b.request === 'updateAgentState') {
-      requirePermission(p, 'Agent Control');
-      const e = tenantExtension(directory, pathTenant(directory, p, req.params.tenant), req.params.ext);
-      return updateAgentState(p, e, b);
-    }
-    if (b.request === 'dial') {
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/tenants/:tenant/extensions/:ext',
+    doc: {
+      operationId: 'changeAgentStateOrDial',
+      summary: "Change an agent's state (#16) or place an outbound call (#28)",
+      description:
+        `\`updateAgentState\` (#16): permissions API, Agent Control. ${STATE_RULE}\n\n` +
+        '`dial` (#28): permissions API, Call Control; tenant-level users on their own tenant. Calls ' +
+        '`target` from the extension through the outbound queue, which gives the caller id.',
+      tags: TAGS,
+      params: TenantExtensionParamsSchema,
+      body: ExtensionRequestSchema,
+      ok: {
+        description: 'Done; `dial` also answers the new call id.',
+        schema: Type.Union([SuccessAnswerSchema, DialAnswerSchema]),
+      },
+    },
+    handler: async (req, { params, body }) => {
+      const p = principal(req);
+      if (body.request === 'updateAgentState') {
+        requirePermission(p, 'Agent Control');
+        const e = tenantExtension(directory, pathTenant(directory, p, params.tenant!), params.ext!);
+        return updateAgentState(p, e, body.name);
+      }
       requirePermission(p, 'Call Control');
       // Tenant-level users on their own tenant (DESIGN §3.7).
       if (p.authority === 'telco') throw forbiddenError();
-      const t = pathTenant(directory, p, req.params.tenant);
-      const e = tenantExtension(directory, t, req.params.ext);
+      const t = pathTenant(directory, p, params.tenant!);
+      const e = tenantExtension(directory, t, params.ext!);
       requireActOn(p, e);
-      const call = contactCenter.dial(t.tenantId, e.ext, b.target, b.outbound_queue_uuid);
+      const call = contactCenter.dial(t.tenantId, e.ext, body.target, body.outbound_queue_uuid);
       return { success: true, call_id: call.smdrCallId };
-    }
-    throw badRequest('request must be updateAgentState or dial');
+    },
   });
 
   // 17: the caller's own state.
-  app.post('/api/agent_state', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Agent Control');
-    const b = body(req.body);
-    if (b.request !== 'updateAgentState') throw badRequest('request must be updateAgentState');
-    const t = ownTenant(directory, p);
-    const e = p.ext ? directory.extension(t.tenantId, p.ext) : undefined;
-    if (!e) throw forbiddenError();
-    return updateAgentState(p, e, b);
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/agent_state',
+    doc: {
+      operationId: 'changeOwnAgentState',
+      summary: "Change the caller's own agent state (#17)",
+      description: `Permissions: API, Agent Control. ${STATE_RULE}`,
+      tags: TAGS,
+      body: UpdateAgentStateRequestSchema,
+      ok: { description: 'The state changed.', schema: SuccessAnswerSchema },
+    },
+    handler: async (req, { body }) => {
+      const p = principal(req);
+      requirePermission(p, 'Agent Control');
+      const t = ownTenant(directory, p);
+      const e = p.ext ? directory.extension(t.tenantId, p.ext) : undefined;
+      if (!e) throw forbiddenError();
+      return updateAgentState(p, e, body.name);
+    },
   });
 
   // 18: a tenant admin on an agent of the tenant.
-  app.post<{ Params: { ext: string } }>('/api/extensions/:ext', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Agent Control');
-    const b = body(req.body);
-    if (b.request !== 'updateAgentState') throw badRequest('request must be updateAgentState');
-    const e = tenantExtension(directory, ownTenant(directory, p), req.params.ext);
-    return updateAgentState(p, e, b);
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/extensions/:ext',
+    doc: {
+      operationId: 'changeAgentState',
+      summary: "Change an agent's state as tenant admin (#18)",
+      description: `Permissions: API, Agent Control. ${STATE_RULE}`,
+      tags: TAGS,
+      params: Type.Object({ ext: Type.String({ description: 'The extension uuid.' }) }),
+      body: UpdateAgentStateRequestSchema,
+      ok: { description: 'The state changed.', schema: SuccessAnswerSchema },
+    },
+    handler: async (req, { params, body }) => {
+      const p = principal(req);
+      requirePermission(p, 'Agent Control');
+      const e = tenantExtension(directory, ownTenant(directory, p), params.ext!);
+      return updateAgentState(p, e, body.name);
+    },
   });
 }

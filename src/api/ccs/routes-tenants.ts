@@ -1,23 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
-import { RECORDING_TYPES, type Tenant } from '../../directory/model.js';
+import type { Tenant } from '../../directory/model.js';
 import type { Runtime } from '../../server/runtime.js';
 import { ownTenant, pathTenant, principal, requirePermission, tenantExtension } from './access.js';
+import { ccRoute } from './cc-route.js';
+import { SuccessAnswerSchema } from './common-schemas.js';
 import { badRequest } from './errors.js';
 import * as render from './render.js';
-import { body, boolText, numericText, oneOf, requiredText, text } from './validate.js';
+import { toBool, toCountText } from './request-values.js';
+import {
+  AcdListSchema,
+  ExtensionListSchema,
+  ExtensionUpdateRequestSchema,
+  LIMIT_FIELDS,
+  PresenceOptionListSchema,
+  ProductListSchema,
+  RoleListSchema,
+  TenantDetailsSchema,
+  TenantExtensionParamsSchema,
+  TenantListSchema,
+  TenantParamsSchema,
+  TenantProductRequestSchema,
+  TenantUpdateRequestSchema,
+  TextCountAnswerSchema,
+  TextCountRequestSchema,
+  UuidAnswerSchema,
+} from './tenant-schemas.js';
 
-type TenantParams = { Params: { tenant: string } };
-
-const LIMIT_FIELDS = [
-  'rec_extn_limit',
-  'monitor_ext_limit',
-  'max_queues',
-  'max_agents',
-  'group_agent_limit',
-  'chat_licenses',
-  'multimedia_licenses',
-] as const;
+const TAGS = ['tenants'];
 
 /** Tenant administration: endpoints 1-14 of the spec. */
 export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
@@ -31,33 +41,90 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     directory.list('role').filter((r) => r.tenantId === undefined || r.tenantId === tenantId);
 
   // 1, 2
-  app.get('/api/products', async (req) => {
-    requirePermission(principal(req), 'Tenant Edit');
-    return render.list(directory.list('product').map(render.product));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/products',
+    doc: {
+      operationId: 'listProducts',
+      summary: 'List products (#1)',
+      description: 'Permissions: API, Tenant Edit.',
+      tags: TAGS,
+      ok: { description: 'Every product.', schema: ProductListSchema },
+    },
+    handler: async (req) => {
+      requirePermission(principal(req), 'Tenant Edit');
+      return render.list(directory.list('product').map(render.product));
+    },
   });
-  app.get('/api/roles', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Tenant Edit');
-    const roles = p.authority === 'telco' ? directory.list('role') : rolesOf(p.tenantId);
-    return render.list(roles.map(render.role));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/roles',
+    doc: {
+      operationId: 'listRoles',
+      summary: 'List roles (#2)',
+      description: "Permissions: API, Tenant Edit. Telco users see every role, others their tenant's.",
+      tags: TAGS,
+      ok: { description: 'The roles the caller may see.', schema: RoleListSchema },
+    },
+    handler: async (req) => {
+      const p = principal(req);
+      requirePermission(p, 'Tenant Edit');
+      const roles = p.authority === 'telco' ? directory.list('role') : rolesOf(p.tenantId);
+      return render.list(roles.map(render.role));
+    },
   });
 
   // 3, 4, 5
-  app.get('/api/tenants', async (req) => {
-    const p = principal(req);
-    admin(p);
-    return render.list(visibleTenants(p).map((t) => render.tenantItem(directory, t)));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants',
+    doc: {
+      operationId: 'listTenants',
+      summary: 'List tenants (#3)',
+      description: 'Permissions: API, Tenants View or Tenant Edit. Tenant users see only their own tenant.',
+      tags: TAGS,
+      ok: { description: 'The tenants the caller may see.', schema: TenantListSchema },
+    },
+    handler: async (req) => {
+      const p = principal(req);
+      admin(p);
+      return render.list(visibleTenants(p).map((t) => render.tenantItem(directory, t)));
+    },
   });
-  app.get<TenantParams>('/api/tenants/:tenant', async (req) => {
-    const p = principal(req);
-    admin(p);
-    return render.tenantDetails(directory, pathTenant(directory, p, req.params.tenant));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant',
+    doc: {
+      operationId: 'getTenant',
+      summary: 'View a tenant (#4)',
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      ok: { description: 'The tenant details.', schema: TenantDetailsSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      return render.tenantDetails(directory, pathTenant(directory, p, params.tenant!));
+    },
   });
-  app.get<TenantParams>('/api/tenants/:tenant/roles', async (req) => {
-    const p = principal(req);
-    admin(p);
-    const t = pathTenant(directory, p, req.params.tenant);
-    return render.list(rolesOf(t.tenantId).map(render.role));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/roles',
+    doc: {
+      operationId: 'listTenantRoles',
+      summary: "List a tenant's roles (#5)",
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      ok: { description: 'The roles of the tenant and the shared roles.', schema: RoleListSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      const t = pathTenant(directory, p, params.tenant!);
+      return render.list(rolesOf(t.tenantId).map(render.role));
+    },
   });
 
   // 6: one inner array per kind, each gated by its permission (DESIGN §3.7).
@@ -80,51 +147,136 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     ];
     return { success: true, total: items.reduce((n, a) => n + a.length, 0), items };
   };
-  app.get('/api/acds', async (req) => {
-    const p = principal(req);
-    requireAcdView(p);
-    return acds(p, ownTenant(directory, p));
+  const acdDoc = {
+    description:
+      'Permissions: API and one of Voice IQs View, Voice OQs View, Conditional Routes View, VRQs View. ' +
+      'One inner array per kind (`voice_queues`, `voice_oqs`, conditional routes, VRQs), each empty ' +
+      'without its permission. Outbound queue uuids for `dial` are found here.',
+    tags: TAGS,
+    ok: { description: 'The queues, grouped by kind.', schema: AcdListSchema },
+  };
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/acds',
+    doc: { operationId: 'listAcds', summary: "List the caller's tenant's ACDs (#6)", ...acdDoc },
+    handler: async (req) => {
+      const p = principal(req);
+      requireAcdView(p);
+      return acds(p, ownTenant(directory, p));
+    },
   });
-  app.get<TenantParams>('/api/tenants/:tenant/acds', async (req) => {
-    const p = principal(req);
-    requireAcdView(p);
-    return acds(p, pathTenant(directory, p, req.params.tenant));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/acds',
+    doc: {
+      operationId: 'listTenantAcds',
+      summary: "List a tenant's ACDs (#6)",
+      params: TenantParamsSchema,
+      ...acdDoc,
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      requireAcdView(p);
+      return acds(p, pathTenant(directory, p, params.tenant!));
+    },
   });
 
   // 7, 8
-  app.get<TenantParams>('/api/tenants/:tenant/presence_options', async (req) => {
-    const p = principal(req);
-    admin(p);
-    const t = pathTenant(directory, p, req.params.tenant);
-    return render.list(directory.presenceOptions(t.tenantId).map(render.presenceOption));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/presence_options',
+    doc: {
+      operationId: 'listPresenceOptions',
+      summary: "List a tenant's presence options (#7)",
+      description: 'Permissions: API, Tenants View or Tenant Edit. The away and sign-out agent states.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      ok: { description: 'The presence options.', schema: PresenceOptionListSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      const t = pathTenant(directory, p, params.tenant!);
+      return render.list(directory.presenceOptions(t.tenantId).map(render.presenceOption));
+    },
   });
   const extensionList = (t: Tenant) =>
     render.list(directory.extensions(t.tenantId).map(render.extensionItem));
-  app.get<TenantParams>('/api/tenants/:tenant/extensions', async (req) => {
-    const p = principal(req);
-    admin(p);
-    return extensionList(pathTenant(directory, p, req.params.tenant));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/extensions',
+    doc: {
+      operationId: 'listTenantExtensions',
+      summary: "List a tenant's extensions (#8, telco users)",
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      ok: { description: 'The extensions.', schema: ExtensionListSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      return extensionList(pathTenant(directory, p, params.tenant!));
+    },
   });
-  app.get('/api/extensions', async (req) => {
-    const p = principal(req);
-    admin(p);
-    return extensionList(ownTenant(directory, p));
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/extensions',
+    doc: {
+      operationId: 'listExtensions',
+      summary: "List the caller's tenant's extensions (#8, tenant users)",
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      ok: { description: 'The extensions.', schema: ExtensionListSchema },
+    },
+    handler: async (req) => {
+      const p = principal(req);
+      admin(p);
+      return extensionList(ownTenant(directory, p));
+    },
   });
 
   // 9, 10
-  app.get<TenantParams>('/api/tenants/:tenant/text_count', async (req) => {
-    const p = principal(req);
-    admin(p);
-    const t = pathTenant(directory, p, req.params.tenant);
-    return { success: true, items: render.textCount(t, await runtime.contactCenter.textCounts(t.tenantId)) };
+  ccRoute(app, runtime, {
+    method: 'GET',
+    url: '/api/tenants/:tenant/text_count',
+    doc: {
+      operationId: 'getTextCount',
+      summary: "Read a tenant's SMS/MMS counters (#9)",
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      ok: { description: 'The counters.', schema: TextCountAnswerSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      const t = pathTenant(directory, p, params.tenant!);
+      return {
+        success: true,
+        items: render.textCount(t, await runtime.contactCenter.textCounts(t.tenantId)),
+      };
+    },
   });
-  app.post<TenantParams>('/api/tenants/:tenant/text_count', async (req) => {
-    const p = principal(req);
-    admin(p);
-    const t = pathTenant(directory, p, req.params.tenant);
-    if (body(req.body).request !== 'reset_counter') throw badRequest('request must be reset_counter');
-    await runtime.contactCenter.resetTextCounts(t.tenantId);
-    return { success: true };
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/tenants/:tenant/text_count',
+    doc: {
+      operationId: 'resetTextCount',
+      summary: "Reset a tenant's SMS/MMS counters (#10)",
+      description: 'Permissions: API, Tenants View or Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      body: TextCountRequestSchema,
+      ok: { description: 'The counters are zero.', schema: SuccessAnswerSchema },
+    },
+    handler: async (req, { params }) => {
+      const p = principal(req);
+      admin(p);
+      const t = pathTenant(directory, p, params.tenant!);
+      await runtime.contactCenter.resetTextCounts(t.tenantId);
+      return { success: true };
+    },
   });
 
   const touched = (t: Tenant, p: Principal): Tenant => ({
@@ -137,64 +289,90 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   });
 
   // 11, 12
-  app.post<TenantParams>('/api/tenants/:tenant', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Tenant Edit');
-    const t = pathTenant(directory, p, req.params.tenant);
-    const b = body(req.body);
-    const request = b.request;
-    if (request !== 'add_product' && request !== 'delete_product') {
-      throw badRequest('request must be add_product or delete_product');
-    }
-    const productId = requiredText(b, 'product');
-    if (!directory.get('product', productId)) throw badRequest('Unknown product');
-    const has = t.cc.productIds.includes(productId);
-    if (request === 'delete_product' && !has) throw badRequest('Product is not assigned to the tenant');
-    const next = touched(t, p);
-    next.cc.productIds =
-      request === 'add_product'
-        ? has
-          ? t.cc.productIds
-          : [...t.cc.productIds, productId]
-        : t.cc.productIds.filter((id) => id !== productId);
-    await directory.put('tenant', next);
-    return { success: true, uuid: productId };
+  ccRoute(app, runtime, {
+    method: 'POST',
+    url: '/api/tenants/:tenant',
+    doc: {
+      operationId: 'changeTenantProducts',
+      summary: "Add or delete one of a tenant's products (#11, #12)",
+      description:
+        'Permissions: API, Tenant Edit. Adding a product the tenant has changes nothing; deleting one ' +
+        'it does not have, or naming an unknown product, answers 400.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      body: TenantProductRequestSchema,
+      ok: { description: 'Done; `uuid` is the product uuid.', schema: UuidAnswerSchema },
+    },
+    handler: async (req, { params, body }) => {
+      const p = principal(req);
+      requirePermission(p, 'Tenant Edit');
+      const t = pathTenant(directory, p, params.tenant!);
+      const productId = body.product;
+      if (!directory.get('product', productId)) throw badRequest('Unknown product');
+      const has = t.cc.productIds.includes(productId);
+      if (body.request === 'delete_product' && !has) {
+        throw badRequest('Product is not assigned to the tenant');
+      }
+      const next = touched(t, p);
+      next.cc.productIds =
+        body.request === 'add_product'
+          ? has
+            ? t.cc.productIds
+            : [...t.cc.productIds, productId]
+          : t.cc.productIds.filter((id) => id !== productId);
+      await directory.put('tenant', next);
+      return { success: true, uuid: productId };
+    },
   });
 
   // 13
-  app.put<TenantParams>('/api/tenants/:tenant', async (req) => {
-    const p = principal(req);
-    requirePermission(p, 'Tenant Edit');
-    const t = pathTenant(directory, p, req.params.tenant);
-    const b = body(req.body);
-    const next = touched(t, p);
-    next.cc.limits = { ...t.cc.limits };
-    for (const f of LIMIT_FIELDS) {
-      const v = numericText(b, f);
-      if (v !== undefined) next.cc.limits[f] = v;
-    }
-    const productName = text(b, 'product_name');
-    if (productName !== undefined) next.cc.productName = productName;
-    const billing = oneOf(b, 'agent_billing', ['Named', 'Concurrent'] as const);
-    if (billing) next.cc.agentBilling = billing;
-    await directory.put('tenant', next);
-    return { success: true, uuid: t.cc.uuid };
+  ccRoute(app, runtime, {
+    method: 'PUT',
+    url: '/api/tenants/:tenant',
+    doc: {
+      operationId: 'updateTenant',
+      summary: "Update a tenant's limits and licenses (#13)",
+      description: 'Permissions: API, Tenant Edit.',
+      tags: TAGS,
+      params: TenantParamsSchema,
+      body: TenantUpdateRequestSchema,
+      ok: { description: 'Saved; `uuid` is the tenant uuid.', schema: UuidAnswerSchema },
+    },
+    handler: async (req, { params, body }) => {
+      const p = principal(req);
+      requirePermission(p, 'Tenant Edit');
+      const t = pathTenant(directory, p, params.tenant!);
+      const next = touched(t, p);
+      next.cc.limits = { ...t.cc.limits };
+      for (const f of LIMIT_FIELDS) {
+        const v = body[f];
+        if (v !== undefined) next.cc.limits[f] = toCountText(v);
+      }
+      if (body.product_name !== undefined) next.cc.productName = body.product_name;
+      if (body.agent_billing) next.cc.agentBilling = body.agent_billing;
+      await directory.put('tenant', next);
+      return { success: true, uuid: t.cc.uuid };
+    },
   });
 
   // 14
-  app.put<{ Params: { tenant: string; ext: string } }>(
-    '/api/tenants/:tenant/extensions/:ext',
-    async (req) => {
+  ccRoute(app, runtime, {
+    method: 'PUT',
+    url: '/api/tenants/:tenant/extensions/:ext',
+    doc: {
+      operationId: 'updateExtension',
+      summary: "Update an extension's agent settings (#14)",
+      description: 'Permissions: API, Tenant Edit. Only user extensions have agent settings (400 otherwise).',
+      tags: TAGS,
+      params: TenantExtensionParamsSchema,
+      body: ExtensionUpdateRequestSchema,
+      ok: { description: 'Saved.', schema: SuccessAnswerSchema },
+    },
+    handler: async (req, { params, body }) => {
       const p = principal(req);
       requirePermission(p, 'Tenant Edit');
-      const t = pathTenant(directory, p, req.params.tenant);
-      const e = tenantExtension(directory, t, req.params.ext);
-      const b = body(req.body);
-      const isAgent = boolText(b, 'is_agent');
-      const recordingType = oneOf(b, 'recording_type', RECORDING_TYPES);
-      const monitor = boolText(b, 'monitor');
-      const maxChats = numericText(b, 'max_chats', 0, 6);
-      const multimedia = boolText(b, 'is_multimedia_enabled');
+      const t = pathTenant(directory, p, params.tenant!);
+      const e = tenantExtension(directory, t, params.ext!);
       if (e.type !== 'userExt') throw badRequest('Only user extensions have agent settings');
       const agent = {
         ...(e.agent ?? {
@@ -205,13 +383,14 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
           multimediaEnabled: false,
         }),
       };
-      if (isAgent !== undefined) agent.isAgent = isAgent;
-      if (recordingType !== undefined) agent.recordingType = recordingType;
-      if (monitor !== undefined) agent.monitor = monitor;
-      if (maxChats !== undefined) agent.maxChats = Number(maxChats);
-      if (multimedia !== undefined) agent.multimediaEnabled = multimedia;
+      if (body.is_agent !== undefined) agent.isAgent = toBool(body.is_agent);
+      if (body.recording_type !== undefined) agent.recordingType = body.recording_type;
+      if (body.monitor !== undefined) agent.monitor = toBool(body.monitor);
+      if (body.max_chats !== undefined) agent.maxChats = Number(toCountText(body.max_chats));
+      if (body.is_multimedia_enabled !== undefined)
+        agent.multimediaEnabled = toBool(body.is_multimedia_enabled);
       await directory.put('extension', { ...e, agent });
       return { success: true };
     },
-  );
+  });
 }

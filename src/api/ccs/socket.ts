@@ -1,12 +1,19 @@
-import { observeFrames } from '../../server/traffic.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { CcEvent } from '../../contact-center/types.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Runtime } from '../../server/runtime.js';
+import { observeFrames } from '../../server/traffic.js';
 import type { Limits, SocketSlot } from '../limits/index.js';
+import { firstIssue, matches } from '../schema/validate.js';
 import { CATEGORIES, EVENT_NAMES, eventFrame } from './event-frames.js';
+import {
+  type ConnectRequest,
+  ConnectRequestSchema,
+  type SubscribeRequest,
+  SubscribeRequestSchema,
+} from './event-schemas.js';
 import { principalOfSubject } from './principals.js';
 import type { TokenService } from './tokens.js';
 
@@ -42,9 +49,21 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
     }
   });
 
-  app.get('/sock', { websocket: true }, (socket, req) => {
+  app.route({
+    method: 'GET',
+    url: '/sock',
+    // A plain GET (no upgrade) is told the address is a WebSocket.
+    handler: (_req, reply) =>
+      reply
+        .code(426)
+        .header('upgrade', 'websocket')
+        .header('connection', 'Upgrade')
+        .send({ success: false, reason: 'Upgrade Required' }),
+    wsHandler: (socket, req) => onSocket(socket, req.ip),
+  });
+
+  function onSocket(socket: WebSocket, ip: string) {
     observeFrames(socket, runtime.traffic, 'contact-center-events');
-    const ip = req.ip;
     if (limits.sockets.refusal(`pending:${ip}:${randomUUID()}`) === 'global') {
       socket.close(TRY_AGAIN_LATER, 'too many connections');
       return;
@@ -73,10 +92,9 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
       if (!session) {
         if (connecting) return;
         connecting = true;
-        const subject =
-          msg.request === 'connect' && typeof msg.token === 'string'
-            ? await tokens.subjectOf(msg.token)
-            : null;
+        const subject = matches(ConnectRequestSchema, msg)
+          ? await tokens.subjectOf((msg as ConnectRequest).token)
+          : null;
         const principal = subject ? principalOfSubject(directory, subject) : null;
         if (!principal) {
           send({ response: 'connect', success: false, reason: 'Unauthorized' });
@@ -98,14 +116,13 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
         return;
       }
       if (msg.request === 'subscribe') {
-        const wanted = Array.isArray(msg.events)
-          ? msg.events.filter((x): x is string => typeof x === 'string')
-          : [];
-        const names = expand(wanted);
-        if (!names) {
-          send({ response: 'subscribe', success: false, reason: 'Unknown event name' });
+        const issue = firstIssue(SubscribeRequestSchema, msg);
+        if (issue) {
+          const reason = issue.field.startsWith('events.') ? 'Unknown event name' : issue.message;
+          send({ response: 'subscribe', success: false, reason });
           return;
         }
+        const names = expand((msg as SubscribeRequest).events);
         session.only = names;
         send({ response: 'subscribe', success: true, events: [...names] });
         return;
@@ -122,7 +139,7 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
       slot.release();
       if (session) sessions.delete(session);
     });
-  });
+  }
 }
 
 function receives(s: Session, e: CcEvent): boolean {
@@ -132,19 +149,13 @@ function receives(s: Session, e: CcEvent): boolean {
   return s.only === null || s.only.has(e.name);
 }
 
-/** Event names and category names (`agent`, `call`, `inbound_queue`) to event names; null when one is unknown. */
-function expand(wanted: string[]): Set<string> | null {
+/** Event names and category names (`agent`, `call`, `inbound_queue`), validated, to event names. */
+function expand(wanted: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const w of wanted) {
-    const category = (Object.keys(CATEGORIES) as CcEvent['category'][]).find(
-      (c) => CATEGORIES[c].wire === w || c === w,
-    );
-    if (category) {
-      for (const n of EVENT_NAMES[category]) out.add(n);
-      continue;
-    }
-    if (!Object.values(EVENT_NAMES).some((names) => names.includes(w as CcEvent['name']))) return null;
-    out.add(w);
+    const category = (Object.keys(CATEGORIES) as CcEvent['category'][]).find((c) => CATEGORIES[c].wire === w);
+    if (category) for (const n of EVENT_NAMES[category]) out.add(n);
+    else out.add(w);
   }
   return out;
 }

@@ -1,17 +1,11 @@
 import { randomToken, sha256 } from '../../core/secrets.js';
 import type { Db } from '../../store/database.js';
 import { CcTokenStore, type StoredToken } from '../../store/cc-tokens.js';
+import type { TokenGrant } from './oauth-schemas.js';
 
 export const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 30 * 24 * 3_600_000;
 const CACHE_MAX = 50_000;
-
-export interface TokenGrant {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-}
 
 /**
  * Opaque OAuth tokens, stored by hash only. Expiry is security time: real time, never the

@@ -1,57 +1,81 @@
-import { badRequest } from './errors.js';
+import type { TSchema } from '@sinclair/typebox';
+import { firstIssue } from '../schema/validate.js';
+import { MAX_COUNT } from './request-values.js';
 
-type Body = Record<string, unknown>;
-
-export function body(raw: unknown): Body {
-  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Body) : {};
-}
-
-/** `true`/`false` text (JSON booleans accepted too); undefined when absent. */
-export function boolText(b: Body, key: string): boolean | undefined {
-  const v = b[key];
-  if (v === undefined) return undefined;
-  if (v === 'true' || v === true) return true;
-  if (v === 'false' || v === false) return false;
-  throw badRequest(`${key} must be true or false`);
-}
-
-/** Numeric text (whole, non-negative; JSON integers accepted too) within bounds; undefined when absent. */
-export function numericText(
-  b: Body,
-  key: string,
-  min = 0,
-  max = Number.MAX_SAFE_INTEGER,
-): string | undefined {
-  const v = b[key];
-  if (v === undefined) return undefined;
-  const s = typeof v === 'number' && Number.isInteger(v) ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^\d{1,15}$/.test(s) || Number(s) < min || Number(s) > max) {
-    throw badRequest(
-      max < Number.MAX_SAFE_INTEGER
-        ? `${key} must be a number from ${min} to ${max}`
-        : `${key} must be a number`,
-    );
+/**
+ * The reason text of the contact-center 400 for a value that does not match its schema, or
+ * undefined when it matches. A union of objects told apart by a constant field (`request`,
+ * `grant_type`) is checked against the member that field selects, so the reason names the
+ * member's fields.
+ */
+export function invalidReason(schema: TSchema, value: unknown): string | undefined {
+  const chosen = discriminated(schema, value);
+  if (typeof chosen === 'string') return chosen;
+  const issue = firstIssue(chosen, value);
+  if (!issue) return undefined;
+  if (issue.missing) return `${issue.field} is required`;
+  const at = schemaAt(chosen, issue.field);
+  const given = valueAt(value, issue.field);
+  if (at?.type === 'string' && typeof at.minLength === 'number' && given === '') {
+    return `${issue.field} is required`;
   }
-  return String(Number(s));
+  const words = at && expected(at);
+  if (issue.field && words) return `${issue.field} must be ${words}`;
+  return issue.message.replace(/\.$/, '');
 }
 
-export function oneOf<T extends string>(b: Body, key: string, values: readonly T[]): T | undefined {
-  const v = b[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !values.includes(v as T))
-    throw badRequest(`${key} must be one of ${values.join(', ')}`);
-  return v as T;
+/**
+ * The object (or union member) selected by its constant field, a reason when the field does not
+ * match, or the schema itself. The constant field is checked first: it says what the request is.
+ */
+function discriminated(schema: TSchema, value: unknown): TSchema | string {
+  const members =
+    (schema.anyOf as TSchema[] | undefined) ?? (schema.type === 'object' ? [schema] : undefined);
+  if (!members?.every((m) => m.type === 'object')) return schema;
+  const key = Object.keys(members[0]!.properties ?? {}).find((k) =>
+    members.every((m) => m.properties?.[k] && 'const' in m.properties[k]),
+  );
+  if (!key || !value || typeof value !== 'object' || Array.isArray(value)) return schema;
+  const tag = (value as Record<string, unknown>)[key];
+  const member = members.find((m) => m.properties[key].const === tag);
+  return member ?? `${key} must be ${orList(members.map((m) => String(m.properties[key].const)))}`;
 }
 
-export function text(b: Body, key: string): string | undefined {
-  const v = b[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw badRequest(`${key} must be text`);
+function schemaAt(schema: TSchema, field: string): TSchema | undefined {
+  let s: TSchema | undefined = schema;
+  for (const part of field ? field.split('.') : []) {
+    s = s?.type === 'array' ? s.items : s?.properties?.[part];
+  }
+  return s;
+}
+
+function valueAt(value: unknown, field: string): unknown {
+  let v = value;
+  for (const part of field ? field.split('.') : []) v = (v as Record<string, unknown> | undefined)?.[part];
   return v;
 }
 
-export function requiredText(b: Body, key: string): string {
-  const v = text(b, key);
-  if (!v) throw badRequest(`${key} is required`);
-  return v;
+/** Plain words for the request value shapes of this API (request-values.ts). */
+function expected(s: TSchema): string | undefined {
+  if ('const' in s) return String(s.const);
+  const members = s.anyOf as TSchema[] | undefined;
+  if (!members) {
+    if (s.type !== 'string') return undefined;
+    if (!s.pattern) return 'text';
+    return Array.isArray(s.examples) ? `like ${String(s.examples[0])}` : undefined;
+  }
+  if (members.every((m) => 'const' in m)) return orList(members.map((m) => String(m.const)));
+  const integer = members.find((m) => m.type === 'integer');
+  if (integer) {
+    return typeof integer.maximum === 'number' && integer.maximum < MAX_COUNT
+      ? `a number from ${integer.minimum ?? 0} to ${integer.maximum}`
+      : 'a number';
+  }
+  return undefined;
+}
+
+/** `a`, `a or b`, `a, b or c` (duplicates once). */
+function orList(values: string[]): string {
+  const unique = [...new Set(values)];
+  return unique.length < 2 ? (unique[0] ?? '') : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
 }

@@ -1,0 +1,194 @@
+/** The frames of the contact-center event socket `/6/v2/sock` (DESIGN §3.5). */
+import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import type { CallEventName, CcEvent } from '../../contact-center/types.js';
+import {
+  AgentStateNameSchema,
+  agentStateFields,
+  PhoneStateValueSchema,
+  QueueStateValueSchema,
+} from './agent-schemas.js';
+import { EventCallSchema } from './call-schemas.js';
+import { Hms, IsoZoned, Uuid, UuidOrEmpty } from './common-schemas.js';
+import { CATEGORIES, EVENT_NAMES } from './event-frames.js';
+
+// ---- frames the client sends --------------------------------------------------------------------
+
+export const ConnectRequestSchema = Type.Object(
+  {
+    request: Type.Literal('connect'),
+    token: Type.String({ minLength: 1, description: 'An access token from `POST /6/v2/api/oauth/token`.' }),
+  },
+  { $id: 'ConnectRequest' },
+);
+export type ConnectRequest = Static<typeof ConnectRequestSchema>;
+
+const EVENT_OR_CATEGORY = [
+  ...Object.values(EVENT_NAMES).flat(),
+  ...Object.values(CATEGORIES).map((c) => c.wire),
+] as string[];
+
+export const SubscribeRequestSchema = Type.Object(
+  {
+    request: Type.Literal('subscribe'),
+    events: Type.Array(Type.Union(EVENT_OR_CATEGORY.map((n) => Type.Literal(n))), {
+      description:
+        'Event names and category names (`agent`, `call`, `inbound_queue`: every event of it). ' +
+        'Replaces the previous selection; permissions still apply.',
+    }),
+  },
+  { $id: 'SubscribeRequest' },
+);
+export type SubscribeRequest = Static<typeof SubscribeRequestSchema>;
+
+// ---- answers to the client's frames -------------------------------------------------------------
+
+export const ConnectAcceptedSchema = Type.Object(
+  { response: Type.Literal('connect'), success: Type.Literal(true) },
+  { $id: 'ConnectAccepted', additionalProperties: false },
+);
+export const ConnectRefusedSchema = Type.Object(
+  {
+    response: Type.Literal('connect'),
+    success: Type.Literal(false),
+    reason: Type.Union([Type.Literal('Unauthorized'), Type.Literal('Too many connections')]),
+  },
+  {
+    $id: 'ConnectRefused',
+    additionalProperties: false,
+    description: 'Sent before the server closes the socket (1008 Unauthorized, 1013 Too many connections).',
+  },
+);
+export const SubscribeAcceptedSchema = Type.Object(
+  {
+    response: Type.Literal('subscribe'),
+    success: Type.Literal(true),
+    events: Type.Array(Type.String(), { description: 'The event names now selected (categories expanded).' }),
+  },
+  { $id: 'SubscribeAccepted', additionalProperties: false },
+);
+export const SubscribeRefusedSchema = Type.Object(
+  { response: Type.Literal('subscribe'), success: Type.Literal(false), reason: Type.String() },
+  { $id: 'SubscribeRefused', additionalProperties: false, description: 'The selection is unchanged.' },
+);
+export const RequestRefusedSchema = Type.Object(
+  {
+    response: Type.String({ description: "The frame's `request`, or `error` when it had none." }),
+    success: Type.Literal(false),
+    reason: Type.Literal('Unknown request'),
+  },
+  { $id: 'RequestRefused', additionalProperties: false },
+);
+
+// ---- events -------------------------------------------------------------------------------------
+
+const agentData = <P extends TSchema, X extends TProperties>(id: string, previous: P, extra: X) =>
+  Type.Object(
+    {
+      extension: Type.String(),
+      extension_uuid: UuidOrEmpty,
+      name: Type.String({ description: "The agent's name." }),
+      ...agentStateFields,
+      previous,
+      ...extra,
+    },
+    { $id: id, additionalProperties: false },
+  );
+
+export const AgentStateChangedDataSchema = agentData('AgentStateChangedData', AgentStateNameSchema, {
+  reason: Type.String({ description: '`request`, `missed calls`, ….' }),
+});
+export const PhoneStateChangedDataSchema = agentData('PhoneStateChangedData', PhoneStateValueSchema, {});
+export const QueueStateChangedDataSchema = agentData('QueueStateChangedData', QueueStateValueSchema, {});
+
+export const CallEventDataSchema = Type.Object(
+  {
+    call: EventCallSchema,
+    agent_extension: Type.Optional(Type.String({ description: 'The agent offered, answering or dialing.' })),
+    reason: Type.Optional(
+      Type.String({ description: 'The target of a transfer or redirect; why a call ended.' }),
+    ),
+  },
+  { $id: 'CallEventData', additionalProperties: false },
+);
+
+export const QueueStatisticsDataSchema = Type.Object(
+  {
+    queue_uuid: UuidOrEmpty,
+    queue_name: Type.String(),
+    extension: Type.String(),
+    waiting: Type.Integer({ minimum: 0 }),
+    longest_wait: Hms,
+    longest_wait_seconds: Type.Integer({ minimum: 0 }),
+    agents_signed_in: Type.Integer({ minimum: 0 }),
+    agents_ready: Type.Integer({ minimum: 0 }),
+    agents_busy: Type.Integer({ minimum: 0 }),
+    tenant_id: Uuid,
+  },
+  { $id: 'QueueStatisticsData', additionalProperties: false },
+);
+
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+
+/** `{event, category, tenant_id, timestamp, data}` for one event name. */
+const eventFrame = (event: CcEvent['name'], category: CcEvent['category'], data: TSchema) =>
+  Type.Object(
+    {
+      event: Type.Literal(event),
+      category: Type.Literal(CATEGORIES[category].wire),
+      tenant_id: Uuid,
+      timestamp: IsoZoned,
+      data,
+    },
+    { $id: `${pascal(event)}Event`, additionalProperties: false },
+  );
+
+const AGENT_DATA: Record<string, TSchema> = {
+  agent_state_changed: AgentStateChangedDataSchema,
+  phone_state_changed: PhoneStateChangedDataSchema,
+  queue_state_changed: QueueStateChangedDataSchema,
+};
+const dataOf = (category: CcEvent['category'], name: CcEvent['name']): TSchema =>
+  category === 'call'
+    ? CallEventDataSchema
+    : category === 'queue'
+      ? QueueStatisticsDataSchema
+      : AGENT_DATA[name]!;
+
+/** One frame schema per event name, by category. */
+export const EVENT_FRAME_SCHEMAS = (Object.keys(EVENT_NAMES) as CcEvent['category'][]).flatMap((category) =>
+  EVENT_NAMES[category].map((name) => ({
+    name,
+    category,
+    schema: eventFrame(name, category, dataOf(category, name)),
+  })),
+);
+
+export type AgentStateChangedData = Static<typeof AgentStateChangedDataSchema>;
+export type PhoneStateChangedData = Static<typeof PhoneStateChangedDataSchema>;
+export type QueueStateChangedData = Static<typeof QueueStateChangedDataSchema>;
+export type CallEventData = Static<typeof CallEventDataSchema>;
+export type QueueStatisticsData = Static<typeof QueueStatisticsDataSchema>;
+export type ConnectAccepted = Static<typeof ConnectAcceptedSchema>;
+export type ConnectRefused = Static<typeof ConnectRefusedSchema>;
+export type SubscribeAccepted = Static<typeof SubscribeAcceptedSchema>;
+export type SubscribeRefused = Static<typeof SubscribeRefusedSchema>;
+export type RequestRefused = Static<typeof RequestRefusedSchema>;
+
+export type SocketAnswer =
+  ConnectAccepted | ConnectRefused | SubscribeAccepted | SubscribeRefused | RequestRefused;
+
+interface Frame<E extends CcEvent['name'], C extends string, D> {
+  event: E;
+  category: C;
+  tenant_id: string;
+  timestamp: string;
+  data: D;
+}
+
+/** Every event frame, typed by event name. */
+export type CcEventFrame =
+  | Frame<'agent_state_changed', 'agent', AgentStateChangedData>
+  | Frame<'phone_state_changed', 'agent', PhoneStateChangedData>
+  | Frame<'queue_state_changed', 'agent', QueueStateChangedData>
+  | Frame<CallEventName, 'call', CallEventData>
+  | Frame<'queue_statistics', 'inbound_queue', QueueStatisticsData>;

@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import type { Runtime } from '../../server/runtime.js';
+import { type MessageDoc, renderAsyncApi } from '../schema/asyncapi.js';
+import { CC_DOCUMENT } from './cc-route.js';
+import { BusyBodySchema, InternalErrorBodySchema, UpgradeRequiredBodySchema } from './error-schemas.js';
+import {
+  ConnectAcceptedSchema,
+  ConnectRefusedSchema,
+  ConnectRequestSchema,
+  EVENT_FRAME_SCHEMAS,
+  RequestRefusedSchema,
+  SubscribeAcceptedSchema,
+  SubscribeRefusedSchema,
+  SubscribeRequestSchema,
+} from './event-schemas.js';
+
+export const CC_EVENTS_DOCUMENT = 'contact-center-events';
+
+const CATEGORY_PERMISSION = {
+  agent: 'Agent Events',
+  call: 'Call Events',
+  queue: 'Inbound Queue Events',
+} as const;
+
+/** Every frame of /6/v2/sock: what the client sends, the answers, and one message per event. */
+export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
+  {
+    name: 'connect',
+    title: 'Connect',
+    summary: 'The first frame: authenticates the socket with an access token.',
+    payload: ConnectRequestSchema,
+    action: 'receive',
+    examples: [{ name: 'connect', payload: { request: 'connect', token: '<access token>' } }],
+  },
+  {
+    name: 'subscribe',
+    title: 'Subscribe',
+    summary: 'Narrows the events to the named events and categories.',
+    payload: SubscribeRequestSchema,
+    action: 'receive',
+    examples: [{ name: 'subscribe', payload: { request: 'subscribe', events: ['agent', 'call_answered'] } }],
+  },
+  {
+    name: 'connectAccepted',
+    title: 'Connect accepted',
+    summary: 'The token is valid; events follow.',
+    payload: ConnectAcceptedSchema,
+    action: 'send',
+  },
+  {
+    name: 'connectRefused',
+    title: 'Connect refused',
+    summary: 'The token is not valid, or the client holds too many sockets; the socket closes.',
+    payload: ConnectRefusedSchema,
+    action: 'send',
+  },
+  {
+    name: 'subscribeAccepted',
+    title: 'Subscribe accepted',
+    summary: 'The selected event names.',
+    payload: SubscribeAcceptedSchema,
+    action: 'send',
+  },
+  {
+    name: 'subscribeRefused',
+    title: 'Subscribe refused',
+    summary: 'An unknown event name; the selection is unchanged.',
+    payload: SubscribeRefusedSchema,
+    action: 'send',
+  },
+  {
+    name: 'requestRefused',
+    title: 'Request refused',
+    summary: 'Any other frame after connect.',
+    payload: RequestRefusedSchema,
+    action: 'send',
+  },
+  ...EVENT_FRAME_SCHEMAS.map(({ name, category, schema }): MessageDoc => ({
+    name,
+    title: name,
+    summary: `A ${category === 'queue' ? 'inbound queue' : category} event (needs ${CATEGORY_PERMISSION[category]}).`,
+    payload: schema,
+    action: 'send',
+  })),
+];
+
+/** Documents /6/v2/sock: the upgrade in the OpenAPI document, the frames in the AsyncAPI document. */
+export function documentEventSocket(app: FastifyInstance, runtime: Runtime): void {
+  runtime.docs.addOperation(CC_DOCUMENT, {
+    method: 'GET',
+    path: `${app.prefix}/sock`,
+    operationId: 'openEventSocket',
+    summary: 'Open the event WebSocket',
+    description:
+      'A WebSocket upgrade. The first frame must be `connect` with an access token; the frames are ' +
+      'described by the AsyncAPI document /openapi/contact-center-events.json.',
+    tags: ['events'],
+    security: [],
+    responses: {
+      '101': { description: 'Switching to the WebSocket protocol.' },
+      '426': { description: 'A plain GET: this address is a WebSocket.', schema: UpgradeRequiredBodySchema },
+      '500': { description: 'An unexpected failure.', schema: InternalErrorBodySchema },
+      '503': { description: 'Busy; retry later.', schema: BusyBodySchema },
+    },
+  });
+  runtime.docs.addAsyncApi(CC_EVENTS_DOCUMENT, () =>
+    renderAsyncApi(
+      {
+        name: CC_EVENTS_DOCUMENT,
+        title: 'Switchboard contact-center events',
+        version: '6.2.0',
+        description:
+          'The contact-center event socket. Send `connect` with an access token first (within the ' +
+          'connect time-out, 10 s by default); then every event the user may see arrives: agent events ' +
+          'with Agent Events, call events with Call Events, inbound-queue events with Inbound Queue ' +
+          "Events, for the user's tenant (telco users: every tenant). `subscribe` narrows the stream.",
+        address: '/6/v2/sock',
+        channelDescription:
+          'One socket per client (user and address) by default; closed after the idle time without traffic.',
+        // The token travels in the `connect` frame, which no AsyncAPI security scheme describes.
+        securitySchemes: {},
+      },
+      EVENT_SOCKET_MESSAGES,
+    ),
+  );
+}
