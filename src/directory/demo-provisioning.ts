@@ -93,8 +93,9 @@ export function demoProvisioning(): StoredEntity[] {
     ...extra,
   });
   add('gateway', { ...server('gw1.example.test'), name: 'PSTN gateway', gatewayType: 'sip', channels: 24 });
+  const { zoneId: _carriersHaveNoZone, ...carrierServer } = server('sip.carrier.example.test');
   add('carrier', {
-    ...server('sip.carrier.example.test'),
+    ...carrierServer,
     name: 'Example Carrier',
     signallingProtocol: 'sip',
     clidMatch: 'any',

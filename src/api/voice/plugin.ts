@@ -9,6 +9,7 @@ import { startFanout } from './events/fanout.js';
 import { subscriptionResources } from './events/subscription-resources.js';
 import { SubscriptionIndex } from './events/subscriptions.js';
 import { VoiceSockets } from './events/voice-sockets.js';
+import { registerVoiceEventsDocument } from './events/voice-events-document.js';
 import { registerEventSocket } from './events/websocket-route.js';
 import { PROBLEM_JSON, problem } from './hal/problem.js';
 import { ProblemSchema } from './hal/problem-schema.js';
@@ -49,6 +50,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   });
   registerBasicAuth(app, runtime);
   registerEventSocket(app, runtime, sockets);
+  registerVoiceEventsDocument(runtime.docs);
   registerResources(
     app,
     mergeByPath([

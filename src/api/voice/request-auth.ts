@@ -3,7 +3,19 @@ import type { Principal } from '../../core/permissions.js';
 import type { Runtime } from '../../server/runtime.js';
 import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
 
-const principals = new WeakMap<FastifyRequest, Principal>();
+type Credentials = { username: string; secret: string } | null;
+
+/**
+ * Per-request state kept on the request object itself: a WeakMap keyed by short-lived requests
+ * costs ephemeron work in every GC, which showed in the request-path profile.
+ */
+interface AuthState {
+  [PRINCIPAL]?: Principal;
+  [CREDENTIALS]?: Credentials;
+}
+const PRINCIPAL = Symbol('voice principal');
+const CREDENTIALS = Symbol('voice credentials');
+const stateOf = (req: FastifyRequest) => req as FastifyRequest & AuthState;
 
 /** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
 export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
@@ -12,7 +24,7 @@ export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void 
     const creds = credentialsOf(req);
     if (!creds) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
     try {
-      principals.set(req, auth.authenticate(creds.username, creds.secret, req.ip));
+      stateOf(req)[PRINCIPAL] = auth.authenticate(creds.username, creds.secret, req.ip);
     } catch (e) {
       return done(e as Error);
     }
@@ -21,7 +33,7 @@ export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void 
 }
 
 export function principalOf(req: FastifyRequest): Principal {
-  const p = principals.get(req);
+  const p = stateOf(req)[PRINCIPAL];
   if (!p) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
   return p;
 }
@@ -32,14 +44,11 @@ export function clientKey(req: FastifyRequest): string {
 }
 
 /** Parsed once per request: the limits layer and the auth hook both need them. */
-const parsed = new WeakMap<FastifyRequest, { username: string; secret: string } | null>();
-
-function credentialsOf(req: FastifyRequest): { username: string; secret: string } | null {
-  const known = parsed.get(req);
+function credentialsOf(req: FastifyRequest): Credentials {
+  const state = stateOf(req);
+  const known = state[CREDENTIALS];
   if (known !== undefined) return known;
-  const creds = readCredentials(req);
-  parsed.set(req, creds);
-  return creds;
+  return (state[CREDENTIALS] = readCredentials(req));
 }
 
 /**
@@ -47,7 +56,7 @@ function credentialsOf(req: FastifyRequest): { username: string; secret: string 
  * credentials as subprotocols `switchboard, basic.<base64url(username:password)>` (docs/browser-tools.md).
  * The server answers with the first offered protocol, so the credentials are not echoed.
  */
-function readCredentials(req: FastifyRequest): { username: string; secret: string } | null {
+function readCredentials(req: FastifyRequest): Credentials {
   const header = parseBasic(req.headers.authorization);
   if (header || req.headers.upgrade?.toLowerCase() !== 'websocket') return header;
   const offered = req.headers['sec-websocket-protocol']?.split(',') ?? [];

@@ -1,31 +1,34 @@
 import { parseAccountId } from '../../../core/accounts.js';
 import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, inTenant, type Principal } from '../../../core/permissions.js';
-import type { CallRequestName, LegView } from '../../../switch/types.js';
+import type { LegView } from '../../../switch/types.js';
+import { Type } from '@sinclair/typebox';
+import { halQuery } from '../hal/hal-schemas.js';
 import { link } from '../hal/links.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
+import { parkLocationOf, playPromptOf, requiredFor } from './call-bodies.js';
 import {
-  oneOf,
-  optionalBooleanString,
-  optionalString,
-  parkLocationField,
-  requiredString,
-} from './call-bodies.js';
+  ActiveCallListSchema,
+  CallCreatedSchema,
+  type CallRequestBody,
+  CallRequestBodySchema,
+  CallSchema,
+  type MakeCallBody,
+  MakeCallBodySchema,
+} from './call-schemas.js';
 import { activeCallEntity, callEntity, callHref } from './call-entities.js';
 
 /** Tenant-admin and non-admin call-control users; scoped telco with CallControl. */
 const CALLERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
 
-const CALL_REQUESTS: readonly CallRequestName[] = [
-  'answerCall',
-  'hangupCall',
-  'deflectCall',
-  'holdCall',
-  'resumeHeldCall',
-  'transfer',
-  'parkCall',
-];
+const TAGS = ['calls'];
+const CallParams = Type.Object({
+  callObserverId: Type.String({ description: 'The callId of a leg, as the call list and events give it.' }),
+});
+const LOCATION = {
+  location: { description: 'The address of the new call (the caller’s leg).', schema: Type.String() },
+};
 
 const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
 
@@ -80,6 +83,13 @@ export const callResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: CALLERS,
+        doc: {
+          operationId: 'listActiveCalls',
+          summary: 'The requester’s active calls',
+          tags: TAGS,
+          query: halQuery('list'),
+          responses: { '200': { description: 'The live legs.', schema: ActiveCallListSchema } },
+        },
         handle: (ctx) => ({
           entity: listEntity(ctx, {
             name: 'calls',
@@ -94,17 +104,24 @@ export const callResources: ResourceDef[] = [
       },
       POST: {
         rules: CALLERS,
+        doc: {
+          operationId: 'makeCall',
+          summary: 'Make a call, or retrieve a parked call',
+          description:
+            '`to` is required for makeCall, `featureData` for retrieveParkedCall (400 MISSING_FIELD). ' +
+            'A deviceId that does not agree with deviceIdType, or is not a device of `from`, is 400 DEVICE_MISMATCH.',
+          tags: TAGS,
+          body: MakeCallBodySchema,
+          responses: {
+            '201': { description: 'The call was placed.', schema: CallCreatedSchema, headers: LOCATION },
+          },
+        },
         handle: (ctx) => {
-          const body = ctx.body;
-          const request = oneOf(body, 'request', ['makeCall', 'retrieveParkedCall'] as const, 'makeCall');
-          const from = actingExtension(ctx, 'from', requiredString(body, 'from'));
-          const deviceIdType = oneOf(
-            body,
-            'deviceIdType',
-            ['device', 'external', 'twinningDevice'] as const,
-            'device',
-          );
-          const deviceId = optionalString(body, 'deviceId');
+          const body = ctx.body as MakeCallBody;
+          const request = body.request ?? 'makeCall';
+          const from = actingExtension(ctx, 'from', body.from);
+          const deviceIdType = body.deviceIdType ?? 'device';
+          const deviceId = body.deviceId;
           checkDevice(ctx, from, deviceIdType, deviceId, request === 'retrieveParkedCall');
           const sw = voiceSwitch(ctx.runtime);
           const leg =
@@ -112,15 +129,17 @@ export const callResources: ResourceDef[] = [
               ? sw.makeCall({
                   tenantId: from.tenantId,
                   fromExt: from.ext,
-                  to: requiredString(body, 'to'),
+                  to: requiredFor(body.to, 'to', 'for makeCall'),
                   deviceId: deviceIdType === 'twinningDevice' ? 'twinningDevice' : deviceId,
                   deviceIdType: deviceIdType === 'external' ? 'external' : 'device',
-                  playPrompt: optionalBooleanString(body, 'playPrompt'),
+                  playPrompt: playPromptOf(body.playPrompt),
                 })
               : sw.retrieveParkedCall({
                   tenantId: from.tenantId,
                   fromExt: from.ext,
-                  parkLocation: parkLocationField(body, 'featureData', true)!,
+                  parkLocation: parkLocationOf(
+                    requiredFor(body.featureData, 'featureData', 'for retrieveParkedCall'),
+                  )!,
                   deviceId,
                 });
           return {
@@ -140,14 +159,39 @@ export const callResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: CALLERS,
+        doc: {
+          operationId: 'getCall',
+          summary: 'One party’s leg of a call',
+          description:
+            'An ended call stays readable. Another tenant’s call, or for a non-admin another extension’s, is 404.',
+          tags: TAGS,
+          params: CallParams,
+          responses: { '200': { description: 'The call.', schema: CallSchema } },
+        },
         handle: (ctx) => ({ entity: callEntity(visibleLeg(ctx, ctx.params.callObserverId)) }),
       },
       POST: {
         rules: CALLERS,
+        doc: {
+          operationId: 'controlCall',
+          summary: 'Change the state of a call (answer, hang up, deflect, hold, resume, transfer, park)',
+          description:
+            '`myPartyId` is required for every request but hangupCall and `otherCallId` for transfer ' +
+            '(400 MISSING_FIELD). A request on an ended call is 409 CALL_ENDED.',
+          tags: TAGS,
+          params: CallParams,
+          body: CallRequestBodySchema,
+          responses: {
+            '200': {
+              description: 'hangupCall answers the Call; every other request an empty body.',
+              schema: CallSchema,
+            },
+          },
+        },
         handle: (ctx) => {
           const leg = visibleLeg(ctx, ctx.params.callObserverId);
-          const body = ctx.body;
-          const request = oneOf(body, 'callRequest', CALL_REQUESTS);
+          const body = ctx.body as CallRequestBody;
+          const request = body.callRequest;
           // An ended call is still readable (GET answers 200), so acting on it is a state conflict.
           if (leg.state === 'ended') {
             throw conflict('CALL_ENDED', `Call ${leg.callObserverId} has ended.`, [
@@ -157,7 +201,7 @@ export const callResources: ResourceDef[] = [
           const me =
             request === 'hangupCall'
               ? undefined
-              : actingExtension(ctx, 'myPartyId', requiredString(body, 'myPartyId'));
+              : actingExtension(ctx, 'myPartyId', requiredFor(body.myPartyId, 'myPartyId', `for ${request}`));
           if (me && me.tenantId !== leg.tenantId) {
             throw forbidden('NOT_YOUR_ACCOUNT', 'myPartyId is not in the call’s tenant.', [
               { type: 'field', value: 'myPartyId' },
@@ -165,7 +209,7 @@ export const callResources: ResourceDef[] = [
           }
           let otherCallId: string | undefined;
           if (request === 'transfer') {
-            otherCallId = requiredString(body, 'otherCallId');
+            otherCallId = requiredFor(body.otherCallId, 'otherCallId', 'for transfer');
             if (otherCallId === leg.callObserverId) {
               throw invalid('INVALID_FIELD', 'otherCallId must name a different call.', [
                 { type: 'field', value: 'otherCallId' },
@@ -174,9 +218,7 @@ export const callResources: ResourceDef[] = [
             visibleLeg(ctx, otherCallId);
           }
           const deviceId =
-            request === 'answerCall' || request === 'resumeHeldCall'
-              ? optionalString(body, 'deviceId')
-              : undefined;
+            request === 'answerCall' || request === 'resumeHeldCall' ? body.deviceId : undefined;
           // Spec: deviceId is "a device the user is logged into", checked as for makeCall.
           if (me && deviceId !== undefined) checkDevice(ctx, me, 'device', deviceId, false);
           const result = voiceSwitch(ctx.runtime).callRequest({
@@ -186,7 +228,7 @@ export const callResources: ResourceDef[] = [
             myExt: me?.ext,
             deviceId,
             otherCallId,
-            parkLocation: request === 'parkCall' ? parkLocationField(body, 'featureData', false) : undefined,
+            parkLocation: request === 'parkCall' ? parkLocationOf(body.featureData) : undefined,
           });
           if (request !== 'hangupCall') return { empty: true };
           const after = result ||

@@ -13,6 +13,49 @@ import {
   tenantEntity,
   userEntity,
 } from './directory-entities.js';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { halQuery } from '../hal/hal-schemas.js';
+import {
+  DeviceStateListSchema,
+  DeviceStateSchema,
+  ExtensionListSchema,
+  ExtensionSchema,
+  ExtensionTypeSchema,
+  TenantSchema,
+  UserPhoneListSchema,
+  UserSchema,
+} from './directory-schemas.js';
+
+const TenantId = Type.Integer({ description: 'The tenant id.' });
+const Extension = Type.String({ description: 'The extension number.' });
+const TenantParams = Type.Object({ tenantId: TenantId });
+const ExtensionParams = Type.Object({ tenantId: TenantId, extension: Extension });
+const DeviceParams = Type.Object({ deviceId: Type.String({ description: 'The phoneId.' }) });
+
+const ExtensionListQuery = halQuery('list', {
+  extensionType: Type.Optional(ExtensionTypeSchema),
+  agent: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'Only contact-center agents (`true`) or only the others (`false`).',
+    }),
+  ),
+});
+
+/** The doc of a directory GET. */
+const readDoc = (
+  operationId: string,
+  summary: string,
+  schema: TSchema,
+  o: { params?: TObject; query?: TObject; description?: string },
+) => ({
+  operationId,
+  summary,
+  ...(o.description ? { description: o.description } : {}),
+  tags: ['directory'],
+  ...(o.params ? { params: o.params } : {}),
+  ...(o.query ? { query: o.query } : {}),
+  responses: { '200': { description: 'Found.', schema } },
+});
 
 const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
 
@@ -47,19 +90,19 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        doc: {
+          ...readDoc('listExtensions', 'The extensions of a tenant', ExtensionListSchema, {
+            params: TenantParams,
+            query: ExtensionListQuery,
+            description:
+              'Each extension embeds its phones (`expand=item` or `expand=phones` shows them). A bad ' +
+              '`extensionType` or `agent` is 400 INVALID_QUERY.',
+          }),
+          refuse: (issue) => invalid('INVALID_QUERY', issue.message, [{ type: 'field', value: issue.field }]),
+        },
         handle: (ctx) => {
           const type = ctx.query('extensionType');
-          if (type !== undefined && !(EXTENSION_TYPES as readonly string[]).includes(type)) {
-            throw invalid('INVALID_QUERY', `extensionType must be one of ${EXTENSION_TYPES.join(', ')}.`, [
-              { type: 'field', value: 'extensionType' },
-            ]);
-          }
           const agent = ctx.query('agent');
-          if (agent !== undefined && agent !== 'true' && agent !== 'false') {
-            throw invalid('INVALID_QUERY', 'agent must be true or false.', [
-              { type: 'field', value: 'agent' },
-            ]);
-          }
           const items = ctx.runtime.directory
             .extensions(ctx.tenantId!)
             .filter((e) => type === undefined || e.type === type)
@@ -82,6 +125,10 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        doc: readDoc('getExtension', 'One extension of a tenant', ExtensionSchema, {
+          params: ExtensionParams,
+          query: halQuery('entity'),
+        }),
         handle: (ctx) => {
           const e = extensionOf(ctx, EXTENSION_TYPES);
           return { entity: extensionEntity(e, devicesOf(ctx, e)) };
@@ -94,6 +141,11 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        doc: readDoc('getUser', 'A user and their phones', UserSchema, {
+          params: ExtensionParams,
+          query: halQuery('entity'),
+          description: 'A non-admin user reads only their own.',
+        }),
         handle: (ctx) => {
           ownOnly(ctx);
           const e = extensionOf(ctx, ['userExt']);
@@ -107,6 +159,11 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        doc: readDoc('listUserPhones', 'The phones of a user or location', UserPhoneListSchema, {
+          params: ExtensionParams,
+          query: halQuery('list'),
+          description: 'A non-admin user reads only their own.',
+        }),
         handle: (ctx) => {
           ownOnly(ctx);
           const e = extensionOf(ctx, ['userExt', 'locationExt']);
@@ -127,6 +184,11 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
+        doc: readDoc('getLocation', 'A location and its phones', UserSchema, {
+          params: ExtensionParams,
+          query: halQuery('entity'),
+          description: 'A location extension reads only its own.',
+        }),
         handle: (ctx) => {
           ownOnly(ctx);
           const e = extensionOf(ctx, ['locationExt']);
@@ -140,6 +202,10 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA'],
+        doc: readDoc('getTenant', 'A tenant', TenantSchema, {
+          params: TenantParams,
+          description: 'Links to the tenant’s collections the requester may read.',
+        }),
         handle: (ctx) => {
           const entity = tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!);
           // The tenant's collections, as the requester may follow them.
@@ -154,6 +220,10 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:TBAM', 'UT:TBAM'],
+        doc: readDoc('listDeviceStates', 'The registration state of every phone', DeviceStateListSchema, {
+          query: halQuery('list'),
+          description: 'A scoped telco user sees the phones of their tenant.',
+        }),
         handle: (ctx) => {
           const t = ctx.principal.tenantId;
           return {
@@ -185,6 +255,9 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM'],
+        doc: readDoc('getDeviceState', 'The registration state of one phone', DeviceStateSchema, {
+          params: DeviceParams,
+        }),
         handle: (ctx) => {
           const d = ctx.runtime.directory.device(ctx.params.deviceId);
           const t = ctx.principal.tenantId;

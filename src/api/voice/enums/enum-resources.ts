@@ -2,6 +2,9 @@ import { notFound } from '../../../core/errors.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
 import { listEntity, type ResourceDef } from '../hal/resource.js';
+import { Type } from '@sinclair/typebox';
+import { halQuery } from '../hal/hal-schemas.js';
+import { EnumListSchema, EnumSchema } from './enum-schemas.js';
 import { ENUM_BY_PATH, ENUMS, enumValues } from './enum-values.js';
 
 /** Every authority the spec lists for enums. */
@@ -24,6 +27,15 @@ export const enumResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: READERS,
+        doc: {
+          operationId: 'listEnums',
+          summary: 'Every enum of the API',
+          tags: ['enums'],
+          query: halQuery('list'),
+          responses: {
+            '200': { description: 'The enums (`expand=item` shows their values).', schema: EnumListSchema },
+          },
+        },
         handle: (ctx) => ({
           entity: listEntity(ctx, {
             name: 'enums',
@@ -40,6 +52,15 @@ export const enumResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: READERS,
+        doc: {
+          operationId: 'getEnum',
+          summary: 'One enum and its values',
+          tags: ['enums'],
+          params: Type.Object({
+            enumName: Type.String({ description: 'The enum name, case-insensitive (`callrequest`).' }),
+          }),
+          responses: { '200': { description: 'The enum.', schema: EnumSchema } },
+        },
         handle: (ctx) => {
           const name = ENUM_BY_PATH.get(ctx.params.enumName.toLowerCase());
           if (!name) {

@@ -5,7 +5,24 @@ import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { fillTemplate, link } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { Type } from '@sinclair/typebox';
+import type { ResponseDoc } from '../../schema/openapi.js';
+import { halQuery } from '../hal/hal-schemas.js';
 import { checkAccount } from './account-rules.js';
+import {
+  CallEventAccounts,
+  EmergencyCallAlertBodySchema,
+  type EmergencyCallAlertBody,
+  EmergencyCallAlertSchema,
+  type EventAccountsBody,
+  EventAccountsBodySchema,
+  ParkLocationEventAccounts,
+  type ParkLocationEventAccountsBody,
+  ParkLocationEventAccountsBodySchema,
+  PresenceEventAccounts,
+  SubscriptionSetListSchema,
+  SubscriptionSetSchema,
+} from './subscription-schemas.js';
 import type { AccountKind, ParkScope, SubscriptionSet } from './subscriptions.js';
 import type { VoiceSocket, VoiceSockets } from './voice-sockets.js';
 
@@ -17,6 +34,40 @@ const SET = `${SETS}/:subscriptionSetId`;
 
 const setsHref = (ws: string) => `/api/v1/subscriptions/ws/${ws}/subscriptionsets`;
 const setHref = (s: SubscriptionSet) => `${setsHref(s.webSocketId)}/${s.id}`;
+
+const TAGS = ['events'];
+const WebSocketId = Type.String({ description: 'The id the WebSocket sent as its first message.' });
+const SetsParams = Type.Object({ webSocketId: WebSocketId });
+const SetParams = Type.Object({
+  webSocketId: WebSocketId,
+  subscriptionSetId: Type.String({ description: 'The subscription set’s id.' }),
+});
+const AccountParams = Type.Object({
+  ...SetParams.properties,
+  accountId: Type.String({ description: 'The account (`101@1001`, `PL2@1001`, or a group token).' }),
+});
+const ok = (description: string, schema?: ResponseDoc['schema']): Record<string, ResponseDoc> => ({
+  '200': schema ? { description, schema } : { description },
+});
+
+/** Per kind of event account: its schemas and the words of its operations. */
+const KIND_DOC: Record<AccountKind, { schemas: typeof CallEventAccounts; id: string; what: string }> = {
+  call: {
+    schemas: CallEventAccounts,
+    id: 'CallEventAccount',
+    what: 'accounts whose call events the set receives',
+  },
+  presence: {
+    schemas: PresenceEventAccounts,
+    id: 'PresenceEventAccount',
+    what: 'accounts whose presence events the set receives',
+  },
+  park: {
+    schemas: ParkLocationEventAccounts,
+    id: 'ParkLocationEventAccount',
+    what: 'park locations whose events the set receives',
+  },
+};
 
 const KIND_PATH: Record<AccountKind, string> = {
   call: 'calleventaccounts',
@@ -43,6 +94,12 @@ export function setEntity(s: SubscriptionSet): Entity {
     },
   };
 }
+
+const requiredList = (list: string[] | undefined, message: string): string[] => {
+  if (list === undefined)
+    throw invalid('MISSING_FIELD', message, [{ type: 'field', value: 'eventAccounts' }]);
+  return list;
+};
 
 /** Subscription sets, their event accounts and the emergency alert subscription. */
 export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
@@ -138,43 +195,50 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       links: { self: link(`${setHref(set)}/${KIND_PATH[kind]}`), ...accountListLink(kind, ctx.principal) },
     });
 
-  const eventAccountsOf = (body: unknown, required: boolean): string[] | undefined => {
-    const list = (body as { eventAccounts?: unknown } | null)?.eventAccounts;
-    if (list === undefined || list === null) {
-      if (required)
-        throw invalid('MISSING_FIELD', 'eventAccounts is required.', [
-          { type: 'field', value: 'eventAccounts' },
-        ]);
-      return undefined;
-    }
-    if (!Array.isArray(list) || list.some((a) => typeof a !== 'string')) {
-      throw invalid('INVALID_FIELD', 'eventAccounts must be an array of account ids.', [
-        { type: 'field', value: 'eventAccounts' },
-      ]);
-    }
-    return list as string[];
-  };
-
   const accountResources = (kind: AccountKind): ResourceDef[] => [
     {
       path: `${SET}/${KIND_PATH[kind]}`,
       verbs: {
-        GET: { rules: WATCHERS, handle: (ctx) => ({ entity: accountList(ctx, setOf(ctx), kind) }) },
+        GET: {
+          rules: WATCHERS,
+          doc: {
+            operationId: `list${KIND_DOC[kind].id}s`,
+            summary: `The ${KIND_DOC[kind].what}`,
+            tags: TAGS,
+            params: SetParams,
+            query: halQuery('list'),
+            responses: ok('The list.', KIND_DOC[kind].schemas.list),
+          },
+          handle: (ctx) => ({ entity: accountList(ctx, setOf(ctx), kind) }),
+        },
         PUT: {
           rules: WATCHERS,
+          doc: {
+            operationId: `replace${KIND_DOC[kind].id}s`,
+            summary: `Replace the ${KIND_DOC[kind].what}`,
+            description:
+              kind === 'park'
+                ? '`eventAccounts` is required when scope is `set` (400 MISSING_FIELD).'
+                : 'Every account must be of the set’s tenant; a non-admin user may name only their own extension.',
+            tags: TAGS,
+            params: SetParams,
+            body: kind === 'park' ? ParkLocationEventAccountsBodySchema : EventAccountsBodySchema,
+            responses: ok('The updated list.', KIND_DOC[kind].schemas.list),
+          },
           handle: (ctx) => {
             const set = setOf(ctx);
             let scope: ParkScope = 'set';
+            let raw: string[];
             if (kind === 'park') {
-              const raw = (ctx.body as { scope?: unknown } | null)?.scope;
-              if (raw !== 'all' && raw !== 'none' && raw !== 'set') {
-                throw invalid('INVALID_FIELD', 'scope must be all, none or set.', [
-                  { type: 'field', value: 'scope' },
-                ]);
-              }
-              scope = raw;
+              const body = ctx.body as ParkLocationEventAccountsBody;
+              scope = body.scope;
+              raw =
+                scope === 'set'
+                  ? requiredList(body.eventAccounts, 'eventAccounts is required when scope is set.')
+                  : [];
+            } else {
+              raw = (ctx.body as EventAccountsBody).eventAccounts;
             }
-            const raw = scope === 'set' ? (eventAccountsOf(ctx.body, true) ?? []) : [];
             const checked = raw.map((a) =>
               checkAccount(kind, a, set.tenantId, ctx.principal, ctx.runtime.directory),
             );
@@ -191,6 +255,13 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         PUT: {
           rules: WATCHERS,
+          doc: {
+            operationId: `add${KIND_DOC[kind].id}`,
+            summary: `Add one of the ${KIND_DOC[kind].what}`,
+            tags: TAGS,
+            params: AccountParams,
+            responses: ok('The account, now watched.', KIND_DOC[kind].schemas.item),
+          },
           handle: (ctx) => {
             const set = setOf(ctx);
             const a = checkAccount(
@@ -208,6 +279,14 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         DELETE: {
           rules: WATCHERS,
+          doc: {
+            operationId: `remove${KIND_DOC[kind].id}`,
+            summary: `Remove one of the ${KIND_DOC[kind].what}`,
+            description: 'Answers 200 also when the account was not watched.',
+            tags: TAGS,
+            params: AccountParams,
+            responses: ok('Removed; empty body.'),
+          },
           handle: (ctx) => {
             const set = setOf(ctx);
             const raw = ctx.params.accountId;
@@ -234,6 +313,15 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: {
+            operationId: 'listSubscriptionSets',
+            summary: 'The subscription sets of a WebSocket',
+            description: 'Only the user who opened the WebSocket sees it (others get 404).',
+            tags: TAGS,
+            params: SetsParams,
+            query: halQuery('list'),
+            responses: ok('The sets.', SubscriptionSetListSchema),
+          },
           handle: (ctx) => {
             const socket = socketOf(ctx);
             return {
@@ -248,6 +336,20 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         POST: {
           rules: WATCHERS,
+          doc: {
+            operationId: 'createSubscriptionSet',
+            summary: 'Create a subscription set on a WebSocket',
+            description: 'No body is needed. Answers 200 (as the spec’s sample) with a Location header.',
+            tags: TAGS,
+            params: SetsParams,
+            responses: {
+              '200': {
+                description: 'The new, empty set.',
+                schema: SubscriptionSetSchema,
+                headers: { location: { description: 'The new set’s address.', schema: Type.String() } },
+              },
+            },
+          },
           handle: (ctx) => {
             const socket = socketOf(ctx);
             const set: SubscriptionSet = {
@@ -269,7 +371,22 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
       },
     },
-    { path: SET, verbs: { GET: { rules: WATCHERS, handle: (ctx) => ({ entity: setEntity(setOf(ctx)) }) } } },
+    {
+      path: SET,
+      verbs: {
+        GET: {
+          rules: WATCHERS,
+          doc: {
+            operationId: 'getSubscriptionSet',
+            summary: 'One subscription set',
+            tags: TAGS,
+            params: SetParams,
+            responses: ok('The set.', SubscriptionSetSchema),
+          },
+          handle: (ctx) => ({ entity: setEntity(setOf(ctx)) }),
+        },
+      },
+    },
     ...accountResources('call'),
     ...accountResources('presence'),
     ...accountResources('park'),
@@ -278,6 +395,13 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: EMERGENCY,
+          doc: {
+            operationId: 'getEmergencyCallAlertSubscription',
+            summary: 'Whether the set receives emergency call alerts, and from where',
+            tags: TAGS,
+            params: SetParams,
+            responses: ok('The subscription.', EmergencyCallAlertSchema),
+          },
           handle: (ctx) => {
             const set = setOf(ctx);
             return {
@@ -290,14 +414,17 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         PUT: {
           rules: EMERGENCY,
+          doc: {
+            operationId: 'setEmergencyCallAlertSubscription',
+            summary: 'Receive emergency call alerts: of every site, or of the owner’s own site',
+            tags: TAGS,
+            params: SetParams,
+            body: EmergencyCallAlertBodySchema,
+            responses: ok('The subscription.', EmergencyCallAlertSchema),
+          },
           handle: (ctx) => {
             const set = setOf(ctx);
-            const allSites = (ctx.body as { allSites?: unknown } | null)?.allSites;
-            if (typeof allSites !== 'boolean') {
-              throw invalid('INVALID_FIELD', 'allSites (boolean) is required.', [
-                { type: 'field', value: 'allSites' },
-              ]);
-            }
+            const { allSites } = ctx.body as EmergencyCallAlertBody;
             const owner = set.owner.ext
               ? ctx.runtime.directory.extension(set.tenantId, set.owner.ext)
               : undefined;

@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../../core/ids.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { limitsFor } from '../../limits/index.js';
-import { problem, sendProblem } from '../hal/problem.js';
+import { Type } from '@sinclair/typebox';
+import { PROBLEM_JSON, problem, sendProblem } from '../hal/problem.js';
+import { ProblemSchema } from '../hal/problem-schema.js';
+import { VOICE_OPENAPI } from '../openapi-info.js';
 import { clientKey, principalOf } from '../request-auth.js';
 import type { VoiceSockets } from './voice-sockets.js';
 
@@ -14,6 +17,7 @@ import type { VoiceSockets } from './voice-sockets.js';
  */
 export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sockets: VoiceSockets): void {
   const limits = limitsFor(runtime);
+  documentEventSocket(runtime);
   app.route({
     method: 'GET',
     url: '/ws',
@@ -59,6 +63,34 @@ export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sock
       ws.on('close', () => sockets.close(id));
       ws.on('error', () => sockets.close(id));
       ws.send(JSON.stringify({ webSocketId: id }));
+    },
+  });
+}
+
+/** The HTTP face of /api/ws; the socket's frames are in the AsyncAPI document voice-events. */
+function documentEventSocket(runtime: Runtime): void {
+  const refused = (description: string) => ({
+    description,
+    schema: ProblemSchema,
+    contentType: PROBLEM_JSON,
+  });
+  runtime.docs.addOperation(VOICE_OPENAPI.name, {
+    method: 'GET',
+    path: '/api/ws',
+    operationId: 'openEventSocket',
+    summary: 'The event WebSocket',
+    description:
+      'Send a WebSocket upgrade with Basic credentials; the first frame is `{"webSocketId": "<uuid>"}`. ' +
+      'The frames are described by /openapi/voice-events.json. A plain GET is answered 426.',
+    tags: ['events'],
+    responses: {
+      '101': { description: 'Switching to the WebSocket protocol.' },
+      '426': {
+        ...refused('Not an upgrade request: this address is a WebSocket.'),
+        headers: { upgrade: { description: '`websocket`', schema: Type.Literal('websocket') } },
+      },
+      '4XX': refused('Bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).'),
+      '503': refused('The server holds its maximum of WebSockets.'),
     },
   });
 }

@@ -1,39 +1,32 @@
 import { parseAccountId } from '../../../core/accounts.js';
 import { invalid } from '../../../core/errors.js';
 import type { AccessRule } from '../../../core/permissions.js';
-import { ENUMS } from '../enums/enum-values.js';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { link } from '../hal/links.js';
 import type { Ctx, ResourceDef } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
+import {
+  type AlertSitesBody,
+  AlertSitesBodySchema,
+  type AlertUsersBody,
+  AlertUsersBodySchema,
+  SentMessageSchema,
+} from './send-message-schemas.js';
 
 const SENDERS: AccessRule[] = ['ST:CC', 'TA'];
-const PRIORITIES = ENUMS.alertPriority as readonly string[];
+const TenantParams = Type.Object({ tenantId: Type.Integer({ description: 'The tenant id.' }) });
 
-function messageOf(body: unknown): { message: string; priority: string } {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b.message !== 'string' || b.message.trim() === '') {
-    throw invalid('MISSING_FIELD', 'message is required.', [{ type: 'field', value: 'message' }]);
-  }
-  const priority = b.priority === undefined ? 'normal' : b.priority;
-  if (typeof priority !== 'string' || !PRIORITIES.includes(priority)) {
-    throw invalid('INVALID_FIELD', `priority must be one of ${PRIORITIES.join(', ')}.`, [
-      { type: 'field', value: 'priority' },
-    ]);
-  }
-  return { message: b.message, priority };
-}
+const sendDoc = (operationId: string, summary: string, body: TSchema) => ({
+  operationId,
+  summary,
+  tags: ['messages'],
+  params: TenantParams,
+  body,
+  responses: { '200': { description: 'The message was delivered.', schema: SentMessageSchema } },
+});
 
-function stringList(body: unknown, name: string): string[] {
-  const v = (body as Record<string, unknown> | null)?.[name];
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string')) {
-    throw invalid('INVALID_FIELD', `${name} must be a non-empty array of strings.`, [
-      { type: 'field', value: name },
-    ]);
-  }
-  return v as string[];
-}
-
-function deliver(ctx: Ctx, deviceIds: string[], message: string, priority: string, href: string) {
+function deliver(ctx: Ctx, deviceIds: string[], body: AlertUsersBody | AlertSitesBody, href: string) {
+  const { message, priority = 'normal' } = body;
   voiceSwitch(ctx.runtime).sendMessage(ctx.tenantId!, deviceIds, message, priority);
   return { entity: { props: { message, priority, deviceIds }, links: { self: link(href) } } };
 }
@@ -48,10 +41,11 @@ export const sendMessageResources: ResourceDef[] = [
     verbs: {
       POST: {
         rules: SENDERS,
+        doc: sendDoc('alertUsers', 'Send a text alert to the phones of extensions', AlertUsersBodySchema),
         handle: (ctx) => {
-          const { message, priority } = messageOf(ctx.body);
+          const body = ctx.body as AlertUsersBody;
           const dir = ctx.runtime.directory;
-          const deviceIds = stringList(ctx.body, 'accountIds').flatMap((a) => {
+          const deviceIds = body.accountIds.flatMap((a) => {
             const ref = parseAccountId(a);
             if (!ref || ref.tenantId !== ctx.tenantId || !dir.extension(ref.tenantId, ref.ext)) {
               throw invalid('UNKNOWN_ACCOUNT', `${a} is not an extension of tenant ${ctx.tenantId}.`, [
@@ -60,13 +54,7 @@ export const sendMessageResources: ResourceDef[] = [
             }
             return dir.devicesOf(ref.tenantId, ref.ext).map((d) => d.id);
           });
-          return deliver(
-            ctx,
-            deviceIds,
-            message,
-            priority,
-            `/api/v1/sendmessage/tenants/${ctx.tenantId}/alertusers`,
-          );
+          return deliver(ctx, deviceIds, body, `/api/v1/sendmessage/tenants/${ctx.tenantId}/alertusers`);
         },
       },
     },
@@ -76,10 +64,11 @@ export const sendMessageResources: ResourceDef[] = [
     verbs: {
       POST: {
         rules: SENDERS,
+        doc: sendDoc('alertSites', 'Send a text alert to the phones of sites', AlertSitesBodySchema),
         handle: (ctx) => {
-          const { message, priority } = messageOf(ctx.body);
+          const body = ctx.body as AlertSitesBody;
           const dir = ctx.runtime.directory;
-          const sites = stringList(ctx.body, 'siteIds');
+          const sites = body.siteIds;
           for (const s of sites) {
             const site = dir.get('site', s);
             if (!site || site.tenantId !== ctx.tenantId) {
@@ -92,13 +81,7 @@ export const sendMessageResources: ResourceDef[] = [
             .extensions(ctx.tenantId!)
             .filter((e) => e.siteId !== undefined && sites.includes(e.siteId))
             .flatMap((e) => dir.devicesOf(e.tenantId, e.ext).map((d) => d.id));
-          return deliver(
-            ctx,
-            deviceIds,
-            message,
-            priority,
-            `/api/v1/sendmessage/tenants/${ctx.tenantId}/alertsites`,
-          );
+          return deliver(ctx, deviceIds, body, `/api/v1/sendmessage/tenants/${ctx.tenantId}/alertsites`);
         },
       },
     },

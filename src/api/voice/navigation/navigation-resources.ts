@@ -3,11 +3,20 @@ import { allows, type Principal } from '../../../core/permissions.js';
 import { fillTemplate, link } from '../hal/links.js';
 import type { Links } from '../hal/model.js';
 import type { ResourceDef } from '../hal/resource.js';
+import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  ApiRootSchema,
+  RelationDocumentSchema,
+  UriDictionarySchema,
+  V1RootSchema,
+} from './navigation-schemas.js';
 import { RELATION_DOCS } from './relation-docs.js';
 import { URI_DICTIONARY } from './uri-dictionary-table.js';
 import { V1_ROOT } from './v1-root-table.js';
 
 const ANYONE = ['T:*', 'ST:TBAM', 'ST:SM', 'ST:EM', 'ST:SBAM', 'ST:CC', 'TA', 'U'];
+const TAGS = ['navigation'];
+const ok = (description: string, schema: TSchema) => ({ '200': { description, schema } });
 
 /** tenantId/tenantName: only for a subscriber and for a telco user with tenant scope. */
 function tenantProps(ctx: {
@@ -35,6 +44,13 @@ export const navigationResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ANYONE,
+        doc: {
+          operationId: 'getApiRoot',
+          summary: 'The API root',
+          description: '`tenantId` and `tenantName` appear for tenant members and scoped telco users.',
+          tags: TAGS,
+          responses: ok('The API root.', ApiRootSchema),
+        },
         handle: (ctx) => ({
           entity: {
             props: tenantProps(ctx),
@@ -51,7 +67,17 @@ export const navigationResources: ResourceDef[] = [
   {
     path: '/v1',
     verbs: {
-      GET: { rules: ANYONE, handle: (ctx) => ({ entity: { props: {}, links: v1RootLinks(ctx.principal) } }) },
+      GET: {
+        rules: ANYONE,
+        doc: {
+          operationId: 'getV1Root',
+          summary: 'The v1 root',
+          description: 'One link per relation of the v1 root table the requester may follow.',
+          tags: TAGS,
+          responses: ok('The v1 root.', V1RootSchema),
+        },
+        handle: (ctx) => ({ entity: { props: {}, links: v1RootLinks(ctx.principal) } }),
+      },
     },
   },
   {
@@ -59,6 +85,13 @@ export const navigationResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ['UT:*', 'ST:CC', 'TA'],
+        doc: {
+          operationId: 'getUriDictionary',
+          summary: 'The URI template dictionary',
+          description: 'Templates of single resources, as the requester may use them (Telco, ST(CC), TA).',
+          tags: TAGS,
+          responses: ok('The dictionary.', UriDictionarySchema),
+        },
         handle: (ctx) => {
           const links: Links = { self: link('/api/v1/uridictionary') };
           // A dictionary addresses any entity of a kind: only the requester's tenant is filled in,
@@ -79,6 +112,15 @@ export const navigationResources: ResourceDef[] = [
     verbs: {
       GET: {
         rules: ANYONE,
+        doc: {
+          operationId: path.startsWith('/v1') ? 'getV1Relation' : 'getApiRelation',
+          summary: path.startsWith('/v1')
+            ? 'A v1 link relation document (curies v1, v1options)'
+            : 'An API link relation document (curie api)',
+          tags: TAGS,
+          params: Type.Object({ rel: Type.String({ description: 'The relation name, e.g. `tenants`.' }) }),
+          responses: ok('The relation document.', RelationDocumentSchema),
+        },
         handle: (ctx) => {
           const rel = ctx.params.rel;
           const doc = RELATION_DOCS.get(rel);

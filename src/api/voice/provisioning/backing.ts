@@ -132,14 +132,14 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
 export const clean = <T>(v: T): T =>
   JSON.parse(JSON.stringify(v, (_k, x) => (x === null ? undefined : x))) as T;
 
-/** A fixed, read-only set of records (phone models). */
-export function staticBacking(rows: () => Row[]): Backing {
+/** A fixed, read-only set of records (phone models), as seen from a scope (a tenant). */
+export function staticBacking(rows: (s: Scope) => Row[]): Backing {
   const refuse = async (): Promise<never> => {
     throw new Error('read-only backing');
   };
   return {
-    list: () => rows(),
-    get: (_s, id) => rows().find((r) => r.id === id),
+    list: (s) => rows(s),
+    get: (s, id) => rows(s).find((r) => r.id === id),
     create: refuse,
     update: refuse,
     remove: refuse,

@@ -2,10 +2,18 @@ import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js'
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
-import { type Ctx, type Outcome, type ResourceDef, type VerbDef, listEntity } from '../hal/resource.js';
+import {
+  type Ctx,
+  type Outcome,
+  type ResourceDef,
+  type VerbDef,
+  type VerbDoc,
+  listEntity,
+} from '../hal/resource.js';
 import { inTurn } from './serial.js';
 import { type Backing, type Row, SINGLETON_ID, type Scope } from './backing.js';
-import { type Fields, adminOnlyFieldsIn, filterSchema, validateBody, visibleProps } from './fields.js';
+import { type Fields, acceptBody, adminOnlyFieldsIn, filterSchema, visibleProps } from './fields.js';
+import { type CollectionOp, collectionDoc, singletonDoc } from './provisioning-docs.js';
 
 /** A property that names a record of another collection: linked, embedded for `expand`, checked on write. */
 export interface Ref {
@@ -187,16 +195,24 @@ function refuseAdminOnly(def: { fields: Fields }, s: Scope, patch: Record<string
   }
 }
 
-const verb = (rules: AccessRule[] | undefined, handle: VerbDef['handle']): VerbDef | undefined =>
-  rules ? { rules, handle } : undefined;
+/** A verb, documented (its doc's body schema also validates the request before `handle`). */
+const verb = (
+  rules: AccessRule[] | undefined,
+  doc: () => VerbDoc,
+  handle: VerbDef['handle'],
+): VerbDef | undefined => (rules ? { rules, doc: doc(), handle } : undefined);
 
 /** A writing verb: its checks and its write take their turn with every other provisioning write. */
-const writeVerb = (rules: AccessRule[] | undefined, handle: (ctx: Ctx) => Promise<Outcome>) =>
-  verb(rules, (ctx) => inTurn(ctx.runtime, () => handle(ctx)));
+const writeVerb = (
+  rules: AccessRule[] | undefined,
+  doc: () => VerbDoc,
+  handle: (ctx: Ctx) => Promise<Outcome>,
+) => verb(rules, doc, (ctx) => inTurn(ctx.runtime, () => handle(ctx)));
 
 /** The list and item resources of one collection. */
 export function collectionResources(def: CollectionDef): ResourceDef[] {
   const { backing, rules } = def;
+  const doc = (op: CollectionOp) => () => collectionDoc(def, op);
   const scopeOf = (ctx: Ctx): Scope => {
     const s = scopeIn(ctx);
     def.checkPath?.(s);
@@ -205,7 +221,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const listResource: ResourceDef = {
     path: def.listPath,
     verbs: {
-      GET: verb(def.listGetElsewhere ? undefined : (rules.list ?? rules.read), (ctx) => {
+      GET: verb(def.listGetElsewhere ? undefined : (rules.list ?? rules.read), doc('list'), (ctx) => {
         const s = scopeOf(ctx);
         const rows = backing.list(s).filter((r) => !ownedByOther(def, s, r));
         return {
@@ -217,9 +233,9 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
           }),
         };
       }),
-      POST: writeVerb(rules.create, async (ctx) => {
+      POST: writeVerb(rules.create, doc('create'), async (ctx) => {
         const s = scopeOf(ctx);
-        const fields = validateBody(def.fields, ctx.body, 'create');
+        const fields = acceptBody(def.fields, ctx.body, 'create');
         if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
         checkRefs(def.refs, s, fields);
         def.check?.(s, fields);
@@ -234,14 +250,14 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const itemResource: ResourceDef = {
     path: def.itemPath,
     verbs: {
-      GET: verb(def.itemGetElsewhere ? undefined : rules.read, (ctx) => {
+      GET: verb(def.itemGetElsewhere ? undefined : rules.read, doc('read'), (ctx) => {
         const s = scopeOf(ctx);
         return { entity: rowEntity(def, s, found(def, s, ctx.params[def.idField])) };
       }),
-      PUT: writeVerb(rules.update, async (ctx) => {
+      PUT: writeVerb(rules.update, doc('update'), async (ctx) => {
         const s = scopeOf(ctx);
         const before = found(def, s, ctx.params[def.idField]);
-        const patch = validateBody(def.fields, ctx.body, 'update');
+        const patch = acceptBody(def.fields, ctx.body, 'update');
         refuseAdminOnly(def, s, patch);
         const merged = { ...before.props, ...patch };
         checkRefs(def.refs, s, merged);
@@ -249,7 +265,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
         await backing.update(s, before.id, patch);
         return { entity: rowEntity(def, s, backing.get(s, before.id)!) };
       }),
-      DELETE: writeVerb(rules.remove, async (ctx) => {
+      DELETE: writeVerb(rules.remove, doc('remove'), async (ctx) => {
         const s = scopeOf(ctx);
         const row = found(def, s, ctx.params[def.idField]);
         const user = def.inUse?.(s, row.id);
@@ -271,7 +287,7 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
   const rowOf = (s: Scope): Row => {
     const row = def.backing.get(s, SINGLETON_ID) ?? {
       id: SINGLETON_ID,
-      props: validateBody(def.fields, {}, 'create'),
+      props: acceptBody(def.fields, {}, 'create'),
     };
     return { id: row.id, props: { ...row.props, ...def.computed?.(s) } };
   };
@@ -279,15 +295,23 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
     {
       path: def.path,
       verbs: {
-        GET: verb(def.rules.read, (ctx) => ({ entity: rowEntity(def, scopeIn(ctx), rowOf(scopeIn(ctx))) })),
-        PUT: writeVerb(def.rules.update, async (ctx) => {
-          const s = scopeIn(ctx);
-          const patch = validateBody(def.fields, ctx.body, 'update');
-          checkRefs(def.refs, s, { ...rowOf(s).props, ...patch });
-          if (def.backing.get(s, SINGLETON_ID)) await def.backing.update(s, SINGLETON_ID, patch);
-          else await def.backing.create(s, { ...validateBody(def.fields, {}, 'create'), ...patch });
-          return { entity: rowEntity(def, s, rowOf(s)) };
-        }),
+        GET: verb(
+          def.rules.read,
+          () => singletonDoc(def, 'read'),
+          (ctx) => ({ entity: rowEntity(def, scopeIn(ctx), rowOf(scopeIn(ctx))) }),
+        ),
+        PUT: writeVerb(
+          def.rules.update,
+          () => singletonDoc(def, 'update'),
+          async (ctx) => {
+            const s = scopeIn(ctx);
+            const patch = acceptBody(def.fields, ctx.body, 'update');
+            checkRefs(def.refs, s, { ...rowOf(s).props, ...patch });
+            if (def.backing.get(s, SINGLETON_ID)) await def.backing.update(s, SINGLETON_ID, patch);
+            else await def.backing.create(s, { ...acceptBody(def.fields, {}, 'create'), ...patch });
+            return { entity: rowEntity(def, s, rowOf(s)) };
+          },
+        ),
       },
     },
   ];

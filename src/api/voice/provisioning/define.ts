@@ -38,7 +38,7 @@ export function jsonCollection(o: JsonCollection): CollectionDef {
     idField: o.idField,
     fields: {
       [o.idField]: idSpec,
-      ...(o.tenantScoped ? { tenantId: f.int({ readOnly: true }) } : {}),
+      ...(o.tenantScoped ? { tenantId: f.int({ readOnly: true, always: true }) } : {}),
       ...o.fields,
     },
     summary: o.summary,

@@ -31,7 +31,7 @@ export const users = extensionCollection({
   fields: {
     firstName: f.str({ required: true, adminOnly: true }),
     lastName: f.str({ default: '', adminOnly: true }),
-    name: f.str({ readOnly: true }),
+    name: f.str({ readOnly: true, always: true }),
     pin: f.str({ required: true, writeOnly: true, ...PATTERNS.pin }),
     admin: f.bool({ default: false, adminOnly: true }),
     dnd: f.bool({ default: false }),

@@ -1,4 +1,3 @@
-import { invalid } from '../../../core/errors.js';
 import { ENUMS } from '../enums/enum-values.js';
 import type { FieldType, ItemSchema } from '../hal/model.js';
 
@@ -19,11 +18,19 @@ interface Common {
   default?: unknown;
   /** Only tenant admins and telco users may change it (a user editing their own record may not). */
   adminOnly?: boolean;
+  /** Every rendered record carries it, though a body need not (the response schema requires it). */
+  always?: boolean;
 }
 
 type Scalar = Common &
   (
-    | { type: 'string'; pattern?: RegExp; hint?: string }
+    | {
+        type: 'string';
+        pattern?: RegExp;
+        hint?: string;
+        /** The only values, where the API has no enum for them (`pattern` states the same). */
+        oneOf?: readonly string[];
+      }
     | { type: 'integer'; min?: number; max?: number }
     | { type: 'boolean' }
     /** A value of one of the API's enums (`/api/v1/enums/{enumName}`). */
@@ -67,77 +74,36 @@ export const PATTERNS = {
   prefix: { pattern: /^[0-9*#+]{0,16}$/, hint: 'a digit prefix' },
 } as const;
 
-const fieldError = (field: string, detail: string) =>
-  invalid('INVALID_FIELD', `Field "${field}": ${detail}.`, [{ type: 'field', value: field }]);
-
 export type Mode = 'create' | 'update';
 
 /**
- * Validates a request body against the schema. Returns only the listed, writable properties (the
- * others are ignored, per the spec's conventions), with defaults filled on create.
+ * The part of a request body the handler acts on: the listed, writable properties (the others are
+ * ignored, per the spec's conventions), with defaults filled on create. The body was already checked
+ * against the schema generated from the same fields (provisioning-schemas.ts).
  */
-export function validateBody(fields: Fields, body: unknown, mode: Mode): Record<string, unknown> {
-  if (body === undefined || body === null) body = {};
-  if (typeof body !== 'object' || Array.isArray(body))
-    throw invalid('INVALID_BODY', 'The body must be a JSON object.', [{ type: 'field', value: '' }]);
-  return validateObject(fields, body as Record<string, unknown>, mode, '');
+export function acceptBody(fields: Fields, body: unknown, mode: Mode): Record<string, unknown> {
+  return pick(fields, isRecord(body) ? body : {}, mode);
 }
 
-function validateObject(
-  fields: Fields,
-  body: Record<string, unknown>,
-  mode: Mode,
-  prefix: string,
-): Record<string, unknown> {
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function pick(fields: Fields, body: Record<string, unknown>, mode: Mode): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(fields)) {
     if (spec.readOnly) continue;
-    const path = prefix + name;
     const value = body[name];
-    if (value === undefined) {
-      if (mode === 'create' && spec.default !== undefined) out[name] = structuredClone(spec.default);
-      else if (mode === 'create' && spec.required) throw fieldError(path, 'is required');
-      continue;
-    }
-    if (value === null && !spec.required) {
-      out[name] = null;
-      continue;
-    }
-    out[name] = validateValue(spec, value, path);
+    if (value !== undefined) out[name] = accepted(spec, value);
+    else if (mode === 'create' && spec.default !== undefined) out[name] = structuredClone(spec.default);
   }
   return out;
 }
 
-function validateValue(spec: FieldSpec, value: unknown, path: string): unknown {
-  switch (spec.type) {
-    case 'string':
-      if (typeof value !== 'string') throw fieldError(path, 'must be a string');
-      if (spec.required && value.trim() === '') throw fieldError(path, 'must not be empty');
-      if (spec.pattern && !spec.pattern.test(value))
-        throw fieldError(path, `must be ${spec.hint ?? `like ${spec.pattern}`}`);
-      return value;
-    case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw fieldError(path, 'must be an integer');
-      if (spec.min !== undefined && value < spec.min) throw fieldError(path, `must be at least ${spec.min}`);
-      if (spec.max !== undefined && value > spec.max) throw fieldError(path, `must be at most ${spec.max}`);
-      return value;
-    case 'boolean':
-      if (typeof value !== 'boolean') throw fieldError(path, 'must be true or false');
-      return value;
-    case 'enum': {
-      const names = (ENUMS[spec.enumName] ?? []).map((v) => (Array.isArray(v) ? v[0] : v));
-      if (typeof value !== 'string' || !names.includes(value))
-        throw fieldError(path, `must be a value of enum ${spec.enumName}: ${names.join(', ')}`);
-      return value;
-    }
-    case 'list':
-      if (!Array.isArray(value)) throw fieldError(path, 'must be an array');
-      return value.map((v, i) => validateValue(spec.of, v, `${path}[${i}]`));
-    case 'object':
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        throw fieldError(path, 'must be an object');
-      return validateObject(spec.fields, value as Record<string, unknown>, 'create', `${path}.`);
-  }
+/** Nested objects are whole values: their own unlisted properties go and their defaults apply. */
+function accepted(spec: FieldSpec, value: unknown): unknown {
+  if (spec.type === 'list' && Array.isArray(value)) return value.map((v) => accepted(spec.of, v));
+  if (spec.type === 'object' && isRecord(value)) return pick(spec.fields, value, 'create');
+  return value;
 }
 
 /** Fields a user acting on their own record may not change. */

@@ -29,6 +29,7 @@ export function rename(
 export const choice = (values: readonly string[]) => ({
   pattern: new RegExp(`^(${values.join('|')})$`),
   hint: `one of ${values.join(', ')}`,
+  oneOf: values,
 });
 
 export function requireExtension(
@@ -74,7 +75,11 @@ export function tenantCollection(o: TenantRow): CollectionDef {
     itemPath: `${T}/${segment}/:${o.idField}`,
     rules: { read: CONFIG, create: CONFIG, update: CONFIG, remove: CONFIG },
     ...rest,
-    fields: { [o.idField]: f.str({ readOnly: true }), tenantId: f.int({ readOnly: true }), ...o.fields },
+    fields: {
+      [o.idField]: f.str({ readOnly: true }),
+      tenantId: f.int({ readOnly: true, always: true }),
+      ...o.fields,
+    },
   };
 }
 
@@ -93,8 +98,8 @@ export function extensionCollection(o: ExtensionRow): CollectionDef {
     summary: rest.summary ?? [idField, 'name'],
     fields: {
       extension: f.str({ required: true, ...PATTERNS.digits }),
-      accountId: f.str({ readOnly: true }),
-      extensionType: f.enum('extensionType', { readOnly: true }),
+      accountId: f.str({ readOnly: true, always: true }),
+      extensionType: f.enum('extensionType', { readOnly: true, always: true }),
       enabled: f.bool({ default: true, adminOnly: true }),
       ...fields,
     },

@@ -37,7 +37,7 @@ const phoneFields = {
   ownerExtension: f.str({ required: true, adminOnly: true, ...PATTERNS.digits }),
   model: f.str({ required: true, adminOnly: true, ...choice(PHONE_MODELS) }),
   macAddress: f.str({ required: true, adminOnly: true, ...PATTERNS.mac }),
-  registered: f.bool({ readOnly: true }),
+  registered: f.bool({ readOnly: true, always: true }),
   lineCount: f.int({ min: 1, max: 24, adminOnly: true }),
   acceptsReinvite: f.bool({ default: true, adminOnly: true }),
   sendsReinvite: f.bool({ default: true, adminOnly: true }),
@@ -240,7 +240,11 @@ const tenantJson = (
     backing: jsonKindBacking({ kind, idField, tenantScoped: true }),
   });
 
-const DAY = { pattern: /^(mon|tue|wed|thu|fri|sat|sun)$/, hint: 'mon, tue, wed, thu, fri, sat or sun' };
+const DAY = {
+  pattern: /^(mon|tue|wed|thu|fri|sat|sun)$/,
+  hint: 'mon, tue, wed, thu, fri, sat or sun',
+  oneOf: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+};
 
 const businessHours = tenantJson(
   'businessHoursProfiles',
@@ -317,11 +321,12 @@ const phoneModels = tenantCollection({
     lineCount: f.int({ readOnly: true }),
   },
   rules: { read: ['U', 'TA', 'UT:TBAM', 'ST:TBAM'] },
-  backing: staticBacking(() =>
+  backing: staticBacking((s) =>
     PHONE_MODELS.map((m) => ({
       id: m,
       props: {
         model: m,
+        tenantId: s.tenantId,
         name: m === 'bst' ? 'Basic SIP terminal' : m,
         proprietary: m !== 'bst',
         lineCount: m === 'bst' ? 2 : 6,

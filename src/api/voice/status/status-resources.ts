@@ -9,8 +9,42 @@ import { link } from '../hal/links.js';
 import type { Entity, ItemSchema } from '../hal/model.js';
 import { type Ctx, checkTenant, listEntity, type ResourceDef } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { halQuery } from '../hal/hal-schemas.js';
+import {
+  ParkLocationStatusBySubscriptionSetSchema,
+  ParkLocationStatusListSchema,
+  ParkLocationStatusSchema,
+  PresenceStatusBySubscriptionSetSchema,
+  PresenceStatusListSchema,
+  PresenceStatusSchema,
+} from './status-schemas.js';
 
 const WATCHERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
+
+const TenantId = Type.Integer({ description: 'The tenant id.' });
+const SetParams = Type.Object({
+  webSocketId: Type.String({ description: 'The WebSocket that holds the set.' }),
+  subscriptionSetId: Type.String({ description: 'The subscription set.' }),
+});
+
+/** The doc of a status GET. */
+const statusDoc = (
+  operationId: string,
+  summary: string,
+  schema: TSchema,
+  params: TObject,
+  list: boolean,
+  description?: string,
+) => ({
+  operationId,
+  summary,
+  ...(description ? { description } : {}),
+  tags: ['status'],
+  params,
+  ...(list ? { query: halQuery('list') } : {}),
+  responses: { '200': { description: 'The current status.', schema } },
+});
 
 const presenceHref = (tenantId: number, ext: string) =>
   `/api/v1/presencestatus/tenants/${tenantId}/extensions/${ext}`;
@@ -137,6 +171,14 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: statusDoc(
+            'getPresenceStatus',
+            'The presence of one user or location',
+            PresenceStatusSchema,
+            Type.Object({ tenantId: TenantId, extension: Type.String({ description: 'The extension.' }) }),
+            false,
+            'A non-admin user reads only their own.',
+          ),
           handle: (ctx) => {
             const tenantId = ctx.tenantId!;
             const ext = ctx.params.extension;
@@ -159,6 +201,13 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: ['ST:CC', 'TA'],
+          doc: statusDoc(
+            'listPresenceStatus',
+            'The presence of every user and location of a tenant',
+            PresenceStatusListSchema,
+            Type.Object({ tenantId: TenantId }),
+            true,
+          ),
           handle: (ctx) =>
             presenceList(
               ctx,
@@ -174,6 +223,13 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: statusDoc(
+            'listParkLocationStatus',
+            'The state of every park location of a tenant',
+            ParkLocationStatusListSchema,
+            Type.Object({ tenantId: TenantId }),
+            true,
+          ),
           handle: (ctx) =>
             parkList(
               ctx,
@@ -189,6 +245,15 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: statusDoc(
+            'getParkLocationStatus',
+            'The state of one park location',
+            ParkLocationStatusSchema,
+            Type.Object({
+              accountId: Type.String({ description: 'The park location, `PL2@1001` (or `2@1001`).' }),
+            }),
+            false,
+          ),
           handle: (ctx) => {
             const raw = ctx.params.accountId;
             const m = /^(?:PL)?(\d+)@(\d+)$/i.exec(raw);
@@ -217,6 +282,14 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: statusDoc(
+            'getPresenceStatusBySubscriptionSet',
+            'The presence of every account a subscription set watches',
+            PresenceStatusBySubscriptionSetSchema,
+            SetParams,
+            true,
+            'Only the owner of the WebSocket reads it (others get 404).',
+          ),
           handle: (ctx) => {
             const set = setOf(ctx);
             return presenceList(
@@ -235,6 +308,14 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          doc: statusDoc(
+            'getParkLocationStatusBySubscriptionSet',
+            'The state of every park location a subscription set watches',
+            ParkLocationStatusBySubscriptionSetSchema,
+            SetParams,
+            true,
+            'Only the owner of the WebSocket reads it (others get 404).',
+          ),
           handle: (ctx) => {
             const set = setOf(ctx);
             const numbers =

@@ -1,0 +1,131 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { EXTENSION_TYPES } from '../../../directory/model.js';
+import { halList, halObject } from '../hal/hal-schemas.js';
+
+export const ExtensionTypeSchema = Type.Union(
+  EXTENSION_TYPES.map((t) => Type.Literal(t)),
+  { $id: 'ExtensionType', description: 'A value of the extensionType enum.' },
+);
+
+/** A phone as the directory resources embed and list it (its summary: phoneId and model). */
+export const UserPhoneSchema = halObject(
+  {
+    phoneId: Type.String(),
+    model: Type.String(),
+    registered: Type.Boolean({ description: 'Whether the phone is registered now (live state).' }),
+    macAddress: Type.String(),
+    ownerExtension: Type.String(),
+  },
+  { summary: ['phoneId', 'model'], closedLinks: true },
+  { $id: 'UserPhone', description: 'A phone; all properties when expanded, phoneId and model otherwise.' },
+);
+export type UserPhone = Static<typeof UserPhoneSchema>;
+
+export const UserPhoneListSchema = halList('phones', UserPhoneSchema, {
+  closedLinks: true,
+  $id: 'UserPhoneList',
+  description: 'The phones of a user or location.',
+});
+export type UserPhoneList = Static<typeof UserPhoneListSchema>;
+
+const phonesEmbed = { phones: Type.Array(UserPhoneSchema) };
+
+const extensionProps = {
+  extension: Type.String(),
+  accountId: Type.String({ description: '`<ext>@<tenantId>`.' }),
+  name: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  extensionType: ExtensionTypeSchema,
+  agent: Type.Boolean({ description: 'Whether the extension is a contact-center agent.' }),
+  enabled: Type.Boolean(),
+  siteId: Type.Optional(Type.String()),
+};
+
+export const ExtensionSchema = halObject(
+  extensionProps,
+  { embedded: phonesEmbed, closedLinks: true },
+  { $id: 'Extension', description: 'One extension of a tenant.' },
+);
+export type Extension = Static<typeof ExtensionSchema>;
+
+export const ExtensionListItemSchema = halObject(
+  extensionProps,
+  { embedded: phonesEmbed, summary: ['extension', 'name', 'extensionType'], closedLinks: true },
+  {
+    $id: 'ExtensionListItem',
+    description: 'An extension in a list: extension, name and extensionType; all properties when expanded.',
+  },
+);
+
+export const ExtensionListSchema = halList('extensions', ExtensionListItemSchema, {
+  closedLinks: true,
+  $id: 'ExtensionList',
+  description: 'The extensions of a tenant.',
+});
+export type ExtensionList = Static<typeof ExtensionListSchema>;
+
+export const UserSchema = halObject(
+  {
+    extension: Type.String(),
+    accountId: Type.String({ description: '`<ext>@<tenantId>`.' }),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    name: Type.String(),
+    admin: Type.Boolean(),
+    enabled: Type.Boolean(),
+    dnd: Type.Boolean(),
+    ringTimeoutSeconds: Type.Integer(),
+    confirmBeforeDial: Type.Boolean(),
+    clickToCallDeviceId: Type.Optional(Type.String()),
+    siteId: Type.Optional(Type.String()),
+  },
+  { links: ['self', 'v1:extension', 'v1:userPhones'], embedded: phonesEmbed, closedLinks: true },
+  { $id: 'User', description: 'A user or a location, with its phones.' },
+);
+export type User = Static<typeof UserSchema>;
+
+export const TenantSchema = halObject(
+  {
+    tenantId: Type.Integer(),
+    name: Type.String(),
+    active: Type.Boolean(),
+    did: Type.Optional(Type.String({ description: 'The main number (E.164).' })),
+    webLoginUrl: Type.Optional(Type.String()),
+  },
+  // Plus a `v1:<collection>` link per tenant collection the requester may read.
+  { links: ['self', 'v1:extensions'] },
+  { $id: 'Tenant', description: 'A tenant, with links to the collections the requester may read.' },
+);
+export type Tenant = Static<typeof TenantSchema>;
+
+const deviceStateProps = {
+  deviceId: Type.String(),
+  tenantId: Type.Integer(),
+  ownerExtension: Type.String(),
+  model: Type.String(),
+  state: Type.Union([Type.Literal('registered'), Type.Literal('unregistered')]),
+};
+
+export const DeviceStateSchema = halObject(
+  deviceStateProps,
+  { closedLinks: true },
+  {
+    $id: 'DeviceState',
+    description: 'Whether a phone is registered now.',
+  },
+);
+export type DeviceState = Static<typeof DeviceStateSchema>;
+
+export const DeviceStateListItemSchema = halObject(
+  deviceStateProps,
+  { summary: ['deviceId', 'state'], closedLinks: true },
+  { $id: 'DeviceStateListItem', description: 'deviceId and state; all properties when expanded.' },
+);
+
+export const DeviceStateListSchema = halList('deviceStates', DeviceStateListItemSchema, {
+  closedLinks: true,
+  $id: 'DeviceStateList',
+  description: 'Every phone (of the scoped tenant, for a scoped telco user) and its state.',
+});
+export type DeviceStateList = Static<typeof DeviceStateListSchema>;
