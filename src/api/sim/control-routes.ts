@@ -1,44 +1,109 @@
 import type { FastifyInstance } from 'fastify';
 import { invalid, notFound } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
-import { intField, objectBody, oneOf, stringField } from './body.js';
-
-const MAX_ADVANCE_MS = 30 * 86_400_000;
+import { refusal, simRoute } from './sim-route.js';
+import {
+  type SimClock,
+  SimClockAdvanceSchema,
+  SimClockSchema,
+  SimStateSchema,
+  SimTextMessageSchema,
+  TenantParamsSchema,
+} from './sim-schemas.js';
 
 /** Reset, the state snapshot, the clock and text-message counting. */
 export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime: Runtime }) {
-  const clock = () => ({ mode: runtime.clock.mode, now: runtime.clock.now() });
+  const clock = (): SimClock => ({ mode: runtime.clock.mode, now: runtime.clock.now() });
 
-  app.post('/reset', async (_req, reply) => {
-    await runtime.resetToDemo();
-    return reply.code(204).send();
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/reset',
+    operationId: 'reset',
+    summary: 'Back to the demo world',
+    description:
+      'Ends every call without events; restores provisioning with the same ids; empties call records, ' +
+      'counters and lock-outs; signs the agents in, Ready; puts the virtual clock back to its start. ' +
+      'Tokens, open sockets and their subscription sets stay.',
+    tag: 'control',
+    responses: { '204': { description: 'Reset.' } },
+    handler: async (_input, _req, reply) => {
+      await runtime.resetToDemo();
+      return reply.code(204).send();
+    },
   });
 
-  app.get('/state', async () => ({ clock: clock(), ...runtime.switch.snapshot() }));
-
-  app.get('/clock', async () => clock());
-
-  app.post('/clock/advance', async (req) => {
-    const b = objectBody(req.body, true);
-    const ms = intField(b, 'ms', 0, MAX_ADVANCE_MS, true)!;
-    if (runtime.clock.mode !== 'virtual') {
-      throw invalid('CLOCK_NOT_VIRTUAL', 'The clock can be advanced only in virtual mode (--clock virtual)');
-    }
-    runtime.clock.advance(ms);
-    return clock();
+  simRoute(app, runtime, {
+    method: 'GET',
+    url: '/state',
+    operationId: 'getState',
+    summary: 'Snapshot of everything live',
+    description:
+      'Devices (registration, calls), active calls, queues, park locations and the outside network.',
+    tag: 'control',
+    responses: { '200': { description: 'The snapshot.', schema: SimStateSchema } },
+    handler: async () => ({ clock: clock(), ...runtime.switch.snapshot() }),
   });
 
-  app.post<{ Params: { tenantId: string } }>('/tenants/:tenantId/messages', async (req, reply) => {
-    const tenantId = Number(req.params.tenantId);
-    if (!/^\d{1,9}$/.test(req.params.tenantId) || !runtime.directory.tenant(tenantId)) {
-      throw notFound('TENANT_NOT_FOUND', `No tenant ${req.params.tenantId}`);
-    }
-    const b = objectBody(req.body, true);
-    const direction = oneOf(b, 'direction', ['in', 'out'] as const)!;
-    const kind = oneOf(b, 'kind', ['sms', 'mms'] as const)!;
-    stringField(b, 'from', { required: true, pattern: /^\+?[0-9]{2,20}$/ });
-    stringField(b, 'to', { required: true, pattern: /^\+?[0-9]{2,20}$/ });
-    await runtime.contactCenter.countTextMessage?.(tenantId, direction, kind);
-    return reply.code(204).send();
+  simRoute(app, runtime, {
+    method: 'GET',
+    url: '/clock',
+    operationId: 'getClock',
+    summary: 'The switch clock',
+    tag: 'control',
+    responses: { '200': { description: 'Mode and time.', schema: SimClockSchema } },
+    handler: async () => clock(),
+  });
+
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/clock/advance',
+    operationId: 'advanceClock',
+    summary: 'Move the virtual clock forward',
+    description: 'Fires every timer that falls due, in order. Only with `--clock virtual`.',
+    tag: 'control',
+    body: SimClockAdvanceSchema,
+    responses: {
+      '200': { description: 'The clock after the move.', schema: SimClockSchema },
+      '400': refusal(
+        '`INVALID_BODY`, `MISSING_MS`, `INVALID_MS`; `CLOCK_NOT_VIRTUAL` when the server runs the real clock.',
+      ),
+    },
+    handler: async ({ body }) => {
+      if (runtime.clock.mode !== 'virtual') {
+        throw invalid(
+          'CLOCK_NOT_VIRTUAL',
+          'The clock can be advanced only in virtual mode (--clock virtual)',
+        );
+      }
+      runtime.clock.advance(body.ms);
+      return clock();
+    },
+  });
+
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/tenants/:tenantId/messages',
+    operationId: 'countTextMessage',
+    summary: 'Count a text message',
+    description: "Counts an SMS or MMS in the tenant's contact-center text counters.",
+    tag: 'control',
+    params: TenantParamsSchema,
+    body: SimTextMessageSchema,
+    responses: {
+      '204': { description: 'Counted.' },
+      '400': refusal(
+        '`INVALID_TENANT_ID`, `INVALID_BODY`, `MISSING_<FIELD>` or `INVALID_<FIELD>` ' +
+          '(`DIRECTION`, `KIND`, `FROM`, `TO`).',
+      ),
+      '404': refusal('`TENANT_NOT_FOUND`.'),
+    },
+    handler: async ({ params, body }, _req, reply) => {
+      const tenantId = Number(params.tenantId);
+      if (!runtime.directory.tenant(tenantId)) {
+        throw notFound('TENANT_NOT_FOUND', `No tenant ${params.tenantId}`);
+      }
+      await runtime.contactCenter.countTextMessage?.(tenantId, body.direction, body.kind);
+      return reply.code(204).send();
+    },
   });
 }

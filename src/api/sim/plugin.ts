@@ -4,13 +4,16 @@ import { requireTelcoAdmin } from './auth.js';
 import { controlRoutes } from './control-routes.js';
 import { deviceRoutes } from './device-routes.js';
 import { registerSimErrors } from './errors.js';
+import { SIM_OPENAPI } from './openapi-info.js';
 import { pstnRoutes } from './pstn-routes.js';
 
 /**
  * The simulator control API (DESIGN §4), mounted at /sim/v1: phones, outside callers and time,
  * for tests and the console. Telco-admin Basic auth; errors as `{error: {code, message}}`.
+ * Every route is documented in /openapi/simulator.json (see sim-route.ts).
  */
 export async function simApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+  opts.runtime.docs.defineOpenApi(SIM_OPENAPI);
   registerSimErrors(app);
   // Bodyless POSTs are common here (answer, hangup, reset): an empty JSON body is no body.
   app.removeContentTypeParser('application/json');

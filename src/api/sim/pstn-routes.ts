@@ -1,58 +1,157 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
-import { boolField, intField, objectBody, oneOf, stringField } from './body.js';
+import { refusal, simRoute } from './sim-route.js';
+import {
+  PstnCallParamsSchema,
+  PstnNumberParamsSchema,
+  SimDigitsSchema,
+  SimPstnCallCreatedSchema,
+  SimPstnCallListSchema,
+  SimPstnCallRequestSchema,
+  SimPstnCallSchema,
+  SimPstnBehaviourSchema,
+  type SimPstnNumber,
+  SimPstnNumberListSchema,
+  SimPstnNumberSchema,
+} from './sim-schemas.js';
 
-type CallParams = { Params: { pstnCallId: string } };
+const NO_CALL = refusal('`PSTN_CALL_NOT_FOUND`.');
 
 /** The outside world: callers dialing in, outside parties answering, numbers' behaviour. */
 export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: Runtime }) {
   const sw = runtime.switch;
-  const find = (id: string) => {
-    const call = sw.pstnCalls().find((c) => c.pstnCallId === id);
-    if (!call) throw notFound('PSTN_CALL_NOT_FOUND', `No outside call ${id}`);
-    return call;
-  };
 
-  app.post('/pstn/calls', async (req, reply) => {
-    const b = objectBody(req.body, true);
-    const from = stringField(b, 'from', { required: true })!;
-    const to = stringField(b, 'to', { required: true })!;
-    const callerName = stringField(b, 'callerName');
-    const { pstnCallId } = sw.pstnCall({ from, to, callerName });
-    return reply
-      .code(201)
-      .header('location', `${req.url.split('?')[0]}/${pstnCallId}`)
-      .send({ pstnCallId });
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/pstn/calls',
+    operationId: 'pstnCall',
+    summary: 'An outside caller dials a DID',
+    tag: 'pstn',
+    body: SimPstnCallRequestSchema,
+    responses: {
+      '201': {
+        description: 'The outside leg exists.',
+        schema: SimPstnCallCreatedSchema,
+        headers: { Location: { description: 'The new outside call.', schema: Type.String() } },
+      },
+      '400': refusal('`INVALID_BODY`, `MISSING_FROM`, `MISSING_TO`, `INVALID_<FIELD>`, `INVALID_NUMBER`.'),
+      '404': refusal('`NUMBER_NOT_FOUND`: `to` is no DID of any tenant.'),
+    },
+    handler: async ({ body }, req, reply) => {
+      const { pstnCallId } = sw.pstnCall(body);
+      return reply
+        .code(201)
+        .header('location', `${req.url.split('?')[0]}/${pstnCallId}`)
+        .send({ pstnCallId });
+    },
   });
 
-  app.get('/pstn/calls', async () => ({ calls: sw.pstnCalls() }));
-
-  app.get<CallParams>('/pstn/calls/:pstnCallId', async (req) => find(req.params.pstnCallId));
-
-  app.post<CallParams>('/pstn/calls/:pstnCallId/answer', async (req, reply) => {
-    sw.pstnAnswer(req.params.pstnCallId);
-    return reply.code(204).send();
+  simRoute(app, runtime, {
+    method: 'GET',
+    url: '/pstn/calls',
+    operationId: 'listPstnCalls',
+    summary: 'The outside legs',
+    tag: 'pstn',
+    responses: { '200': { description: 'Every outside leg.', schema: SimPstnCallListSchema } },
+    handler: async () => ({ calls: sw.pstnCalls() }),
   });
 
-  app.post<CallParams>('/pstn/calls/:pstnCallId/hangup', async (req, reply) => {
-    sw.pstnHangup(req.params.pstnCallId);
-    return reply.code(204).send();
+  simRoute(app, runtime, {
+    method: 'GET',
+    url: '/pstn/calls/:pstnCallId',
+    operationId: 'getPstnCall',
+    summary: 'One outside leg',
+    tag: 'pstn',
+    params: PstnCallParamsSchema,
+    responses: { '200': { description: 'The outside leg.', schema: SimPstnCallSchema }, '404': NO_CALL },
+    handler: async ({ params }) => {
+      const call = sw.pstnCalls().find((c) => c.pstnCallId === params.pstnCallId);
+      if (!call) throw notFound('PSTN_CALL_NOT_FOUND', `No outside call ${params.pstnCallId}`);
+      return call;
+    },
   });
 
-  app.post<CallParams>('/pstn/calls/:pstnCallId/digits', async (req, reply) => {
-    const b = objectBody(req.body, true);
-    sw.pstnDigits(req.params.pstnCallId, stringField(b, 'digits', { required: true })!);
-    return reply.code(204).send();
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/pstn/calls/:pstnCallId/answer',
+    operationId: 'pstnAnswer',
+    summary: 'The outside party answers',
+    description: 'Answers a call placed to an outside number set to manual answer.',
+    tag: 'pstn',
+    params: PstnCallParamsSchema,
+    responses: {
+      '204': { description: 'Answered.' },
+      '404': NO_CALL,
+      '409': refusal('`CALL_NOT_RINGING`.'),
+    },
+    handler: async ({ params }, _req, reply) => {
+      sw.pstnAnswer(params.pstnCallId);
+      return reply.code(204).send();
+    },
   });
 
-  app.get('/pstn/numbers', async () => ({ numbers: sw.snapshot().pstnNumbers }));
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/pstn/calls/:pstnCallId/hangup',
+    operationId: 'pstnHangup',
+    summary: 'The outside party hangs up',
+    tag: 'pstn',
+    params: PstnCallParamsSchema,
+    responses: { '204': { description: 'Hung up.' }, '404': NO_CALL },
+    handler: async ({ params }, _req, reply) => {
+      sw.pstnHangup(params.pstnCallId);
+      return reply.code(204).send();
+    },
+  });
 
-  app.put<{ Params: { number: string } }>('/pstn/numbers/:number', async (req) => {
-    const b = objectBody(req.body, true);
-    const answer = oneOf(b, 'answer', ['manual', 'auto'] as const)!;
-    const answerAfterMs = intField(b, 'answerAfterMs', 0, 86_400_000, false);
-    const busy = boolField(b, 'busy');
-    return sw.setPstnNumber(req.params.number, { answer, answerAfterMs, busy });
+  simRoute(app, runtime, {
+    method: 'POST',
+    url: '/pstn/calls/:pstnCallId/digits',
+    operationId: 'pstnDigits',
+    summary: 'DTMF from the outside party',
+    tag: 'pstn',
+    params: PstnCallParamsSchema,
+    body: SimDigitsSchema,
+    responses: {
+      '204': { description: 'Sent.' },
+      '400': refusal('`INVALID_BODY`, `MISSING_DIGITS`, `INVALID_DIGITS`.'),
+      '404': NO_CALL,
+      '409': refusal('`CALL_NOT_CONNECTED`: the outside call is not answered.'),
+    },
+    handler: async ({ params, body }, _req, reply) => {
+      sw.pstnDigits(params.pstnCallId, body.digits);
+      return reply.code(204).send();
+    },
+  });
+
+  simRoute(app, runtime, {
+    method: 'GET',
+    url: '/pstn/numbers',
+    operationId: 'listPstnNumbers',
+    summary: 'Outside numbers with a behaviour set',
+    tag: 'pstn',
+    responses: { '200': { description: 'The numbers.', schema: SimPstnNumberListSchema } },
+    handler: async () => ({ numbers: sw.snapshot().pstnNumbers satisfies SimPstnNumber[] }),
+  });
+
+  simRoute(app, runtime, {
+    method: 'PUT',
+    url: '/pstn/numbers/:number',
+    operationId: 'setPstnNumber',
+    summary: 'How an outside number behaves when called',
+    description: 'By default an outside number answers automatically after 2000 ms.',
+    tag: 'pstn',
+    params: PstnNumberParamsSchema,
+    body: SimPstnBehaviourSchema,
+    responses: {
+      '200': { description: 'What was stored, under the canonical number.', schema: SimPstnNumberSchema },
+      '400': refusal(
+        '`INVALID_NUMBER`, `INVALID_BODY`, `MISSING_ANSWER`, `INVALID_ANSWER`, `INVALID_ANSWER_AFTER_MS`, ' +
+          '`INVALID_BUSY`.',
+      ),
+    },
+    handler: async ({ params, body }) => sw.setPstnNumber(params.number, body) satisfies SimPstnNumber,
   });
 }

@@ -1,3 +1,4 @@
+/* global SwaggerUIBundle, SwaggerUIStandalonePreset -- loaded by index.html from /docs/swagger-ui/ */
 // The API documents page: Swagger UI over every OpenAPI document this server publishes, with
 // links to the raw OpenAPI and AsyncAPI JSON.
 (async () => {
@@ -20,5 +21,14 @@
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: 'StandaloneLayout',
     deepLinking: true,
+    plugins: [textLogo],
   });
 })();
+
+// The stock top-bar logo is an SVG with an inline <style>, which the pages' CSP (style-src 'self')
+// blocks; a text logo keeps the policy strict.
+function textLogo(system) {
+  return {
+    components: { Logo: () => system.React.createElement('span', { className: 'docs-logo' }, 'Switchboard') },
+  };
+}

@@ -1,0 +1,27 @@
+import type { ApiDocumentInfo } from '../schema/openapi.js';
+
+/** The simulator control API's OpenAPI document (/openapi/simulator.json). */
+export const SIM_OPENAPI: ApiDocumentInfo = {
+  name: 'simulator',
+  title: 'Switchboard simulator control API',
+  version: '1.0.0',
+  description:
+    'Phones, outside callers and time, under /sim/v1 (DESIGN §4): what tests and the live console ' +
+    'drive. On by default, off with `--no-sim`. Every failure is `{"error": {"code", "message"}}`.',
+  defaultContentType: 'application/json',
+  securitySchemes: {
+    basic: {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'Basic authentication of an unscoped telco administrator (SystemManagement or ' +
+        'TenantBasicOrAdvanceManagement), e.g. the demo `admin:admin`.',
+    },
+  },
+  security: [{ basic: [] }],
+  tags: [
+    { name: 'control', description: 'Reset, the state snapshot, the clock and text-message counting.' },
+    { name: 'devices', description: 'What a phone does: answer, hang up, dial, send DTMF, log in and out.' },
+    { name: 'pstn', description: 'The public network: outside callers and outside numbers.' },
+  ],
+};

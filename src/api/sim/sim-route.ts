@@ -1,0 +1,105 @@
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalid } from '../../core/errors.js';
+import type { Runtime } from '../../server/runtime.js';
+import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
+import { firstIssue } from '../schema/validate.js';
+import { SIM_OPENAPI } from './openapi-info.js';
+import { SimErrorSchema } from './sim-schemas.js';
+
+type Params<P> = P extends TObject ? Static<P> : Record<string, string>;
+type Body<B> = B extends TSchema ? Static<B> : undefined;
+
+export interface SimRoute<P extends TObject | undefined, B extends TSchema | undefined> {
+  method: HttpMethod;
+  /** Relative to the plugin's prefix (`/devices/:deviceId/dial`). */
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: 'control' | 'devices' | 'pstn';
+  params?: P;
+  body?: B;
+  /** Whether a body must be sent; without one, an optional body reads as `{}`. Default true. */
+  bodyRequired?: boolean;
+  /** The answers besides the refusals every route shares (401, 403, other 4XX, 5XX). */
+  responses: Record<string, ResponseDoc>;
+  handler(
+    input: { params: Params<P>; body: Body<B> },
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<unknown>;
+}
+
+/** A documented refusal: the error shape, with the codes it can carry named in the description. */
+export const refusal = (description: string): ResponseDoc => ({ description, schema: SimErrorSchema });
+
+const SHARED_RESPONSES: Record<string, ResponseDoc> = {
+  '401': {
+    ...refusal('`UNAUTHORIZED`: no or wrong Basic credentials.'),
+    headers: { 'WWW-Authenticate': { description: 'The Basic challenge.', schema: Type.String() } },
+  },
+  '403': {
+    ...refusal(
+      '`FORBIDDEN`: the user is not an unscoped telco administrator (SM or TBAM); ' +
+        '`LOCKED_OUT` after repeated failed logins, with Retry-After.',
+    ),
+    headers: { 'Retry-After': { description: 'Seconds until a lock-out ends.', schema: Type.Integer() } },
+  },
+  '4XX': refusal('Another refusal: `BODY_TOO_LARGE` (413), `UNSUPPORTED_MEDIA_TYPE` (415).'),
+  '5XX': refusal('`INTERNAL_ERROR` (500): the simulator failed to handle the request.'),
+};
+
+/**
+ * Registers one simulator route and documents it in the `simulator` OpenAPI document. The path
+ * parameters and the body are checked against the same schemas the document shows; an issue
+ * becomes a 400 `MISSING_<FIELD>` or `INVALID_<FIELD>` (`INVALID_BODY` for the body as a whole).
+ */
+export function simRoute<
+  P extends TObject | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(app: FastifyInstance, runtime: Runtime, route: SimRoute<P, B>): void {
+  const bodyRequired = route.bodyRequired ?? true;
+  runtime.docs.addOperation(SIM_OPENAPI.name, {
+    method: route.method,
+    path: `${app.prefix}${route.url}`,
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    ...(route.params ? { params: route.params } : {}),
+    ...(route.body ? { body: route.body, bodyRequired } : {}),
+    responses: { ...route.responses, ...SHARED_RESPONSES },
+  });
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler: async (req, reply) => {
+      const params = route.params ? checked(route.params, req.params) : req.params;
+      const body = route.body ? checked(route.body, objectBody(req.body, bodyRequired)) : undefined;
+      return route.handler({ params, body } as { params: Params<P>; body: Body<B> }, req, reply);
+    },
+  });
+}
+
+function objectBody(body: unknown, required: boolean): object {
+  if (body === undefined || body === null) {
+    if (required) throw invalid('INVALID_BODY', 'A JSON object body is required');
+    return {};
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid('INVALID_BODY', 'The body must be a JSON object');
+  }
+  return body;
+}
+
+function checked<T>(schema: TSchema, value: T): T {
+  const issue = firstIssue(schema, value);
+  if (!issue) return value;
+  const field = issue.field.split('.')[0] ?? '';
+  if (!field) throw invalid('INVALID_BODY', issue.message);
+  throw invalid(`${issue.missing ? 'MISSING' : 'INVALID'}_${snake(field)}`, issue.message);
+}
+
+/** `callObserverId` → `CALL_OBSERVER_ID`. */
+const snake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
