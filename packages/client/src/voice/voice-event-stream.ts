@@ -1,0 +1,209 @@
+import { SwitchboardError, VoiceApiError } from '../errors.js';
+import type { BackoffOptions } from '../socket/backoff.js';
+import {
+  type CloseInfo,
+  FrameChannel,
+  HandshakeError,
+  UpgradeRefusedError,
+} from '../socket/frame-channel.js';
+import { judgeFailure } from '../socket/judge.js';
+import { KeepAlive, keepAliveInterval, type KeepAliveOptions } from '../socket/keep-alive.js';
+import { Reconnector, type Session } from '../socket/reconnector.js';
+import { Listeners } from '../util/listeners.js';
+import { SubscriptionSet, type SubscriptionSpec } from './subscription-set.js';
+import type { VoiceHttp } from './voice-http.js';
+import type { VoiceNavigator } from './voice-navigator.js';
+import type { Problem, VoiceEvent } from './voice-types.js';
+
+export interface VoiceSocketOptions extends KeepAliveOptions {
+  reconnect?: BackoffOptions;
+  /** Attempts of the first connection when a refusal may pass (default 3). */
+  connectAttempts?: number;
+  /** Time allowed for the upgrade and the `webSocketId` message (default 10 s). */
+  handshakeTimeoutMs?: number;
+}
+
+export interface VoiceStreamEvents {
+  /** A frame of one of the stream's subscription sets. */
+  event(event: VoiceEvent, set: SubscriptionSet): void;
+  /** A socket is open and every subscription set is in place on it. */
+  connected(info: { webSocketId: string; reconnect: boolean }): void;
+  disconnected(info: CloseInfo): void;
+  reconnecting(info: { attempt: number; delayMs: number; error: unknown }): void;
+  /** The server echoed a keep-alive. */
+  keepAlive(): void;
+  /** A set could not be re-created, or the stream gave up reconnecting (then it is closed). */
+  error(error: unknown, set?: SubscriptionSet): void;
+}
+
+/** The short text sent as keep-alive; the server echoes it (spec: WebSocket states). */
+export const VOICE_KEEP_ALIVE_TEXT = 'keep-alive';
+
+class VoiceSession implements Session {
+  constructor(
+    readonly channel: FrameChannel,
+    readonly webSocketId: string,
+  ) {}
+  get closed() {
+    return this.channel.closed;
+  }
+  close() {
+    this.channel.close(1000, 'client closed');
+  }
+}
+
+/**
+ * The voice event socket (`api:createWebsocket`) with the spec's client obligations built in:
+ * the address comes from the root's link; Basic credentials and the User-Agent go on the upgrade;
+ * a short text every `keepAliveMs` keeps the socket inside the idle time-out; a lost socket is
+ * reopened with exponential backoff and jitter, and every subscription set is created again on
+ * the new socket with the accounts it had.
+ */
+export class VoiceEventStream {
+  private readonly listeners = new Listeners<VoiceStreamEvents>();
+  private readonly sets = new Set<SubscriptionSet>();
+  private readonly reconnector: Reconnector<VoiceSession>;
+  private readonly keepAlive: KeepAlive;
+  private closedByUser = false;
+  private everConnected = false;
+
+  private constructor(
+    private readonly http: VoiceHttp,
+    private readonly nav: VoiceNavigator,
+    private readonly options: VoiceSocketOptions,
+  ) {
+    this.keepAlive = new KeepAlive(
+      keepAliveInterval(options),
+      () => this.reconnector.session?.channel.send(VOICE_KEEP_ALIVE_TEXT),
+      () => this.reconnector.session?.channel.terminate(),
+    );
+    this.reconnector = new Reconnector(() => this.connect(), judgeFailure, options.reconnect ?? {}, {
+      connected: (s, reconnect) => {
+        this.everConnected = true;
+        this.keepAlive.start();
+        this.listeners.emit('connected', { webSocketId: s.webSocketId, reconnect });
+      },
+      disconnected: (info) => {
+        this.keepAlive.stop();
+        this.listeners.emit('disconnected', info);
+      },
+      reconnecting: (attempt, delayMs, error) =>
+        this.listeners.emit('reconnecting', { attempt, delayMs, error }),
+      gaveUp: (error) => this.listeners.emit('error', error),
+    });
+  }
+
+  /** Opens the socket (first attempt: its failure rejects). */
+  static async open(http: VoiceHttp, nav: VoiceNavigator, options: VoiceSocketOptions = {}) {
+    const stream = new VoiceEventStream(http, nav, options);
+    await stream.reconnector.start(options.connectAttempts);
+    return stream;
+  }
+
+  /** The current socket's id; undefined while reconnecting. */
+  get webSocketId(): string | undefined {
+    return this.reconnector.session?.webSocketId;
+  }
+
+  on<K extends keyof VoiceStreamEvents>(name: K, listener: VoiceStreamEvents[K]): () => void {
+    return this.listeners.on(name, listener);
+  }
+
+  /** Creates a subscription set on the socket; it is re-created after every reconnect. */
+  async subscribe(spec: SubscriptionSpec): Promise<SubscriptionSet> {
+    const session = this.reconnector.session;
+    if (!session) throw new SwitchboardError('the voice event socket is not connected');
+    const set = new SubscriptionSet(this.http, this.nav, spec, (s) => this.sets.delete(s));
+    this.sets.add(set);
+    try {
+      await set.attach(session.webSocketId);
+    } catch (e) {
+      await set.close();
+      throw e;
+    }
+    return set;
+  }
+
+  close(): void {
+    this.closedByUser = true;
+    this.keepAlive.stop();
+    this.reconnector.close();
+  }
+
+  get closed(): boolean {
+    return this.closedByUser;
+  }
+
+  private async connect(): Promise<VoiceSession> {
+    // After a loss the server may have restarted (or been upgraded): find every address anew.
+    if (this.everConnected) this.nav.refresh();
+    const href = await this.nav.websocketHref();
+    const url = new URL(href, this.http.transport.baseUrl + '/');
+    url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
+    const timeout = this.options.handshakeTimeoutMs ?? 10_000;
+    let channel: FrameChannel;
+    try {
+      channel = await FrameChannel.open(url.toString(), this.http.headers, timeout);
+    } catch (e) {
+      throw asProblem(e);
+    }
+    try {
+      const first = JSON.parse(await channel.next(timeout, 'webSocketId message')) as {
+        webSocketId?: unknown;
+      };
+      if (typeof first.webSocketId !== 'string') throw new HandshakeError('first frame has no webSocketId');
+      const session = new VoiceSession(channel, first.webSocketId);
+      await this.reattach(session.webSocketId);
+      channel.listen((text) => this.onFrame(text));
+      return session;
+    } catch (e) {
+      channel.close(1000, 'handshake failed');
+      throw e;
+    }
+  }
+
+  /**
+   * Creates every set again on a new socket. A set the server now refuses (an account gone or
+   * no longer allowed: 400, 403, 404) is reported and dropped; anything else fails the attempt.
+   */
+  private async reattach(webSocketId: string): Promise<void> {
+    for (const set of [...this.sets]) {
+      try {
+        await set.attach(webSocketId);
+      } catch (e) {
+        if (!(e instanceof VoiceApiError)) throw e;
+        if (e.errorCode === 'WEBSOCKET_NOT_FOUND') throw new HandshakeError('the new socket closed at once');
+        if (![400, 403, 404].includes(e.status) || e.errorCode === 'LOCKED_OUT') throw e;
+        void set.close();
+        this.listeners.emit('error', e, set);
+      }
+    }
+  }
+
+  private onFrame(text: string): void {
+    this.keepAlive.heardFromServer();
+    if (text === VOICE_KEEP_ALIVE_TEXT) return this.listeners.emit('keepAlive');
+    let frame: VoiceEvent;
+    try {
+      frame = JSON.parse(text) as VoiceEvent;
+    } catch {
+      return; // an echo of something else the application sent
+    }
+    if (typeof frame?.event !== 'string') return;
+    for (const set of this.sets) {
+      if (set.id === frame.subscriptionSetId) {
+        set.deliver(frame);
+        this.listeners.emit('event', frame, set);
+        return;
+      }
+    }
+  }
+}
+
+/** An upgrade refused with a problem document becomes the API's typed error. */
+function asProblem(e: unknown): unknown {
+  if (!(e instanceof UpgradeRefusedError)) return e;
+  const body = e.json() as Problem | undefined;
+  if (typeof body?.errorCode !== 'string') return e;
+  return new VoiceApiError('GET', e.url, body, e.retryAfterSeconds);
+}

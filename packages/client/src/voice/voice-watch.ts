@@ -1,0 +1,109 @@
+import { AsyncQueue } from '../util/async-queue.js';
+import type { SubscriptionSet, SubscriptionSpec } from './subscription-set.js';
+import type { VoiceCalls } from './voice-calls.js';
+import type { VoiceEventStream } from './voice-event-stream.js';
+import type { ActiveCall, ParkLocationStatus, PresenceStatus, VoiceEvent } from './voice-types.js';
+
+/** The state a watch starts from, read from the status resources. */
+export interface VoiceState {
+  /** Presence of every account the set watches for presence (empty when it watches none). */
+  presence: PresenceStatus[];
+  /** Status of every park location the set watches. */
+  parkLocations: ParkLocationStatus[];
+  /** The requester's active calls (read when the set watches calls). */
+  activeCalls: ActiveCall[];
+}
+
+/** What a watch yields after its initial state. */
+export type VoiceUpdate =
+  | { type: 'event'; event: VoiceEvent }
+  /** After a reconnect: the state read again (events while disconnected were lost). Replace yours. */
+  | { type: 'resync'; state: VoiceState };
+
+/**
+ * Initial state, then events, in the order the spec asks for: subscribe first, then read the
+ * status resources, then deliver the events that arrived meanwhile, so none falls between the
+ * read and the subscription. After a reconnect the same happens again (`resync`).
+ */
+export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
+  private readonly queue = new AsyncQueue<VoiceUpdate>();
+  private held: VoiceEvent[] | null = [];
+  private readonly unsubscribe: (() => void)[] = [];
+
+  private constructor(
+    readonly set: SubscriptionSet,
+    private readonly stream: VoiceEventStream,
+    private readonly calls: VoiceCalls,
+    public initial: VoiceState,
+  ) {}
+
+  static async start(
+    stream: VoiceEventStream,
+    calls: VoiceCalls,
+    spec: SubscriptionSpec,
+  ): Promise<VoiceWatch> {
+    const set = await stream.subscribe(spec);
+    const watch = new VoiceWatch(set, stream, calls, { presence: [], parkLocations: [], activeCalls: [] });
+    watch.listen();
+    try {
+      watch.initial = await watch.readState();
+    } catch (e) {
+      await watch.close();
+      throw e;
+    }
+    watch.release();
+    return watch;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<VoiceUpdate> {
+    return this.queue[Symbol.asyncIterator]();
+  }
+
+  /** Stops the watch: the set stops watching and the iteration ends. */
+  async close(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.queue.end();
+    await this.set.close();
+  }
+
+  private listen(): void {
+    this.unsubscribe.push(
+      this.set.on('event', (event) => {
+        if (this.held) this.held.push(event);
+        else this.queue.push({ type: 'event', event });
+      }),
+      this.stream.on('connected', ({ reconnect }) => {
+        if (reconnect && !this.set.closed) void this.resync();
+      }),
+      this.stream.on('error', (error, set) => {
+        if (set === undefined || set === this.set) this.queue.fail(error);
+      }),
+    );
+  }
+
+  private async resync(): Promise<void> {
+    this.held ??= [];
+    try {
+      this.queue.push({ type: 'resync', state: await this.readState() });
+    } catch (error) {
+      this.queue.fail(error);
+    }
+    this.release();
+  }
+
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) this.queue.push({ type: 'event', event });
+  }
+
+  private async readState(): Promise<VoiceState> {
+    const spec = this.set.spec;
+    return {
+      presence: spec.presence?.length ? await this.set.presenceStatus() : [],
+      parkLocations:
+        spec.parkLocations === 'all' || spec.parkLocations?.length ? await this.set.parkLocationStatus() : [],
+      activeCalls: spec.calls?.length ? await this.calls.list() : [],
+    };
+  }
+}
