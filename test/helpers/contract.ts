@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openApiPath } from '../../src/api/schema/openapi.js';
-import { DOCUMENTED_PREFIXES } from '../../src/server/app.js';
+import { isApiRoute } from '../../src/server/app.js';
 import type { Runtime } from '../../src/server/runtime.js';
 import type { ObservedResponse, SocketChannel, TrafficObserver } from '../../src/server/traffic.js';
 
@@ -66,7 +66,7 @@ export class ContractChecker implements TrafficObserver {
   }
 
   response(r: ObservedResponse): void {
-    if (r.method === 'HEAD' || !r.route || !DOCUMENTED_PREFIXES.some((p) => r.route!.startsWith(p))) return;
+    if (r.method === 'HEAD' || !r.route || !isApiRoute(r.route)) return;
     const type = r.contentType?.split(';')[0]?.trim().toLowerCase();
     const isJson = type !== undefined && JSON_TYPE.test(type);
     if (!isJson && r.body.length > 0) return; // static pages under /api/browser etc.

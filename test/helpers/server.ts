@@ -27,7 +27,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   // Every test server checks its traffic against its own OpenAPI and AsyncAPI documents.
   const contract = new ContractChecker();
   const server = await startServer(config, pino({ level: 'silent' }), {
-    traffic: process.env.SWITCHBOARD_CONTRACT === 'off' ? undefined : contract,
+    traffic: contract,
   });
   contract.bind(server.runtime);
   const close = server.close.bind(server);
