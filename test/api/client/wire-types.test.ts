@@ -1,37 +1,60 @@
-// The client writes the voice HAL resource types itself (the server's halObject() schemas have
-// no useful Static type). This keeps them in step with the schemas the server publishes: same
-// properties, same required ones.
+// The client's voice resource types are the Static types of the server's schemas, but those types
+// come from the type-level mirror in halObject()/halList() (summary props optional, `_links`,
+// `_embedded`), not from the JSON Schema the server publishes. This pins the two together: each
+// table below must match the type (tsc, through `satisfies Shape<…>`) and the published schema
+// (at runtime), so a schema whose type and JSON Schema disagree on a property fails here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TObject } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type {
   ActiveCall,
   ApiRoot,
   Call,
   CreatedCall,
+  EventAccount,
   ExtensionSummary,
+  Hal,
   ParkLocationStatus,
   PresenceStatus,
   SubscriptionSetInfo,
 } from '../../../packages/client/src/index.js';
 import {
+  ActiveCallListSchema,
   ActiveCallSchema,
   CallCreatedSchema,
   CallSchema,
 } from '../../../src/api/voice/calls/call-schemas.js';
-import { ExtensionSchema } from '../../../src/api/voice/directory/directory-schemas.js';
-import { SubscriptionSetSchema } from '../../../src/api/voice/events/subscription-schemas.js';
+import {
+  ExtensionListItemSchema,
+  ExtensionListSchema,
+  ExtensionSchema,
+  TenantSchema,
+  UserPhoneSchema,
+} from '../../../src/api/voice/directory/directory-schemas.js';
+import {
+  CallEventAccounts,
+  SubscriptionSetSchema,
+} from '../../../src/api/voice/events/subscription-schemas.js';
 import { ApiRootSchema } from '../../../src/api/voice/navigation/navigation-schemas.js';
 import {
+  ParkLocationStatusBySubscriptionSetSchema,
   ParkLocationStatusSchema,
   PresenceStatusSchema,
 } from '../../../src/api/voice/status/status-schemas.js';
 
-/** Each property of T, marked as the type declares it: tsc rejects a wrong or missing mark. */
-type Shape<T> = { [K in keyof T]-?: object extends Pick<T, K> ? 'optional' : 'required' };
+/** Each own property of T, marked as the type declares it: tsc rejects a wrong, missing or extra mark. */
+type Shape<T> = {
+  [K in keyof T as Exclude<K, '_links' | '_embedded'>]-?: object extends Pick<T, K> ? 'optional' : 'required';
+};
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Compiles only when `A` and `B` are the same type. */
+const sameType = <A, B>(..._proof: Equal<A, B> extends true ? [] : [never]): void => {};
+
+const requiredOf = (schema: TObject): string[] => schema.required ?? [];
 
 function schemaShape(schema: TObject): Record<string, string> {
-  const required = new Set(schema.required ?? []);
+  const required = new Set(requiredOf(schema));
   const out: Record<string, string> = {};
   for (const key of Object.keys(schema.properties)) {
     if (key === '_links' || key === '_embedded') continue;
@@ -82,6 +105,7 @@ const cases: [string, TObject, Record<string, string>][] = [
     SubscriptionSetSchema,
     { subscriptionSetId: 'required', tenantId: 'required' } satisfies Shape<SubscriptionSetInfo>,
   ],
+  ['CallEventAccount', CallEventAccounts.item, { accountId: 'required' } satisfies Shape<EventAccount>],
   [
     'PresenceStatus',
     PresenceStatusSchema,
@@ -105,26 +129,89 @@ const cases: [string, TObject, Record<string, string>][] = [
       callId: 'optional',
     } satisfies Shape<ParkLocationStatus>,
   ],
+  [
+    // A summary: only extension, name and extensionType are required, the rest comes with expand.
+    'ExtensionListItem',
+    ExtensionListItemSchema,
+    {
+      extension: 'required',
+      name: 'required',
+      extensionType: 'required',
+      accountId: 'optional',
+      firstName: 'optional',
+      lastName: 'optional',
+      agent: 'optional',
+      enabled: 'optional',
+      siteId: 'optional',
+    } satisfies Shape<ExtensionSummary>,
+  ],
+  [
+    'Extension',
+    ExtensionSchema,
+    {
+      extension: 'required',
+      accountId: 'required',
+      name: 'required',
+      firstName: 'required',
+      lastName: 'required',
+      extensionType: 'required',
+      agent: 'required',
+      enabled: 'required',
+      siteId: 'optional',
+    } satisfies Shape<Static<typeof ExtensionSchema>>,
+  ],
+  [
+    'UserPhone',
+    UserPhoneSchema,
+    {
+      phoneId: 'required',
+      model: 'required',
+      registered: 'optional',
+      macAddress: 'optional',
+      ownerExtension: 'optional',
+    } satisfies Shape<Static<typeof UserPhoneSchema>>,
+  ],
+  [
+    'ParkLocationStatusBySubscriptionSet',
+    ParkLocationStatusBySubscriptionSetSchema,
+    { subscriptionSetId: 'required', scope: 'required' } satisfies Shape<
+      Static<typeof ParkLocationStatusBySubscriptionSetSchema>
+    >,
+  ],
 ];
 
-test('the client’s voice resource types have the properties of the published schemas', () => {
-  for (const [name, schema, local] of cases) {
-    assert.deepEqual(sorted(local), sorted(schemaShape(schema)), name);
+test('the Static types of the voice resource schemas have the properties the published schemas have', () => {
+  for (const [name, schema, typed] of cases) {
+    assert.deepEqual(sorted(typed), sorted(schemaShape(schema)), name);
   }
 });
 
-test('an extension list item: the summary is required, the rest comes with expand', () => {
-  const local = {
-    extension: 'required',
-    name: 'required',
-    extensionType: 'required',
-    accountId: 'optional',
-    firstName: 'optional',
-    lastName: 'optional',
-    agent: 'optional',
-    enabled: 'optional',
-    siteId: 'optional',
-  } satisfies Shape<ExtensionSummary>;
-  // The full extension has every property; the list item keeps only the summary required.
-  assert.deepEqual(Object.keys(local).sort(), Object.keys(schemaShape(ExtensionSchema)).sort());
+test('_links and _embedded: typed as the schemas build them', () => {
+  // A list embeds its items under its name, required; the type says the same.
+  sameType<Static<typeof ActiveCallListSchema>['_embedded'], { calls: Static<typeof ActiveCallSchema>[] }>();
+  sameType<
+    Static<typeof ExtensionListSchema>['_embedded'],
+    { extensions: Static<typeof ExtensionListItemSchema>[] }
+  >();
+  const listEmbedded = (schema: TObject) => schema.properties._embedded as TObject;
+  assert.deepEqual(listEmbedded(ActiveCallListSchema).required, ['calls']);
+  assert.deepEqual(listEmbedded(ExtensionListSchema).required, ['extensions']);
+  assert.ok(requiredOf(ActiveCallListSchema).includes('_embedded'));
+
+  // Declared embeds are each optional; without a declaration, any HAL objects.
+  sameType<
+    Static<typeof ExtensionSchema>['_embedded'],
+    { phones?: Static<typeof UserPhoneSchema>[] } | undefined
+  >();
+  const embedded = (schema: TObject) => schema.properties._embedded as TSchema;
+  assert.ok(!requiredOf(CallSchema).includes('_embedded'));
+  assert.deepEqual((embedded(ExtensionSchema) as TObject).required, undefined);
+  assert.equal(embedded(TenantSchema).type, 'object');
+  assert.ok('patternProperties' in embedded(TenantSchema), 'an undeclared _embedded is a record');
+
+  assert.ok(requiredOf(CallSchema).includes('_links'));
 });
+
+// What the server renders is what the client reads (tsc checks these; they never run).
+const _callIsHal = (rendered: Static<typeof CallSchema>): Hal<Call> => rendered;
+const _extensionIsHal = (rendered: Static<typeof ExtensionListItemSchema>): Hal<ExtensionSummary> => rendered;

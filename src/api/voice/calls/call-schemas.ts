@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { CallRequestName } from '../../../switch/types.js';
+import type { CallRequestName, CallState } from '../../../switch/types.js';
 import { halList, halObject } from '../hal/hal-schemas.js';
 
 const AccountId = (description: string) =>
@@ -81,19 +81,21 @@ export type CallRequestBody = Static<typeof CallRequestBodySchema>;
 const CallId = Type.String({ pattern: '^\\d+$', description: 'The callObserverId of this party’s leg.' });
 const SmdrCallId = Type.String({ description: 'The call’s record id, shared by every leg of the call.' });
 
+const CALL_STATES = [
+  'dialing',
+  'ringback',
+  'offered',
+  'ringing',
+  'connected',
+  'held',
+  'remoteHeld',
+  'parked',
+  'queued',
+  'ended',
+] as const satisfies readonly CallState[];
+
 export const CallStateSchema = Type.Union(
-  [
-    'dialing',
-    'ringback',
-    'offered',
-    'ringing',
-    'connected',
-    'held',
-    'remoteHeld',
-    'parked',
-    'queued',
-    'ended',
-  ].map((s) => Type.Literal(s)),
+  CALL_STATES.map((s) => Type.Literal(s)),
   { $id: 'CallState' },
 );
 

@@ -57,6 +57,7 @@ export const ExtensionListItemSchema = halObject(
     description: 'An extension in a list: extension, name and extensionType; all properties when expanded.',
   },
 );
+export type ExtensionListItem = Static<typeof ExtensionListItemSchema>;
 
 export const ExtensionListSchema = halList('extensions', ExtensionListItemSchema, {
   closedLinks: true,
@@ -122,6 +123,7 @@ export const DeviceStateListItemSchema = halObject(
   { summary: ['deviceId', 'state'], closedLinks: true },
   { $id: 'DeviceStateListItem', description: 'deviceId and state; all properties when expanded.' },
 );
+export type DeviceStateListItem = Static<typeof DeviceStateListItemSchema>;
 
 export const DeviceStateListSchema = halList('deviceStates', DeviceStateListItemSchema, {
   closedLinks: true,

@@ -17,16 +17,26 @@
  * - `halList(name, itemSchema, opts?)`: a list resource: `_embedded[name]` is a required array of
  *   `itemSchema`; `opts.props`, `opts.links`, `opts.optionalLinks`, `opts.closedLinks` as for
  *   `halObject`, the rest TypeBox object options.
+ * - Both are generic: the Static type of what they return has the props (the non-summary ones
+ *   optional), `_links` as any relation → link(s), and `_embedded` as the schema builds it
+ *   (`THalObject`, `THalList`), so `Static<typeof CallSchema>` types a Call.
  * - `HalResourceSchema`: any HAL object (an object whose `_links` are links), for generic embeds.
  * - `halQuery('entity' | 'list', extra?)`: the query object of a GET (`expand`, and `filter` on
  *   lists), plus the resource's own parameters; `ExpandParamSchema`, `FilterParamSchema`.
  */
 import {
+  type Evaluate,
   KindGuard,
   type ObjectOptions,
+  type Static,
+  type TArray,
   type TObject,
+  type TOptional,
   type TProperties,
+  type TRecord,
   type TSchema,
+  type TString,
+  type TUnion,
   Type,
 } from '@sinclair/typebox';
 
@@ -59,19 +69,32 @@ export const HalResourceSchema = Type.Object(
 
 const anyEmbed = Type.Union([HalResourceSchema, Type.Array(HalResourceSchema)]);
 
+export type HalLink = Static<typeof HalLinkSchema>;
+
+/**
+ * The schema of `_links`: at runtime an object of the documented relations; statically any
+ * relation → a link or a list of links (which relations a resource shows depends on the requester).
+ */
+export interface THalLinks extends TObject {
+  static: Record<string, HalLink | HalLink[]>;
+}
+
 export function halLinks(
   rels: readonly string[] = ['self'],
   optionalRels: readonly string[] = [],
   closed = false,
-): TObject {
+): THalLinks {
   const properties: TProperties = {};
   for (const rel of rels) properties[rel] = HalLinkSchema;
   for (const rel of optionalRels) if (!(rel in properties)) properties[rel] = Type.Optional(HalLinkSchema);
   properties.curies = Type.Optional(HalCuriesSchema);
-  return Type.Object(properties, { additionalProperties: closed ? false : HalLinkValueSchema });
+  return Type.Object(properties, {
+    additionalProperties: closed ? false : HalLinkValueSchema,
+  }) as THalLinks;
 }
 
-export interface HalParts {
+/** `E` are the declared embeds (none: any HAL objects); `S` the summary properties (none: no summary). */
+export interface HalParts<E extends TProperties | undefined = undefined, S extends string = never> {
   /** Required relations (default `['self']`). */
   links?: readonly string[];
   /** Relations documented but not always present. */
@@ -79,37 +102,71 @@ export interface HalParts {
   /** No relations beyond `links`, `optionalLinks` and `curies`. */
   closedLinks?: boolean;
   /** The embeds the resource may carry (each optional). */
-  embedded?: Record<string, TSchema>;
+  embedded?: E;
   /** Properties an embedded, not expanded, copy keeps; the others become optional. */
-  summary?: readonly string[];
+  summary?: readonly S[];
 }
 
-export function halObject(props: TProperties, hal: HalParts = {}, opts: ObjectOptions = {}): TObject {
+/** The props of a summary: those not named in `S` optional (all of them when `S` is just `string`). */
+type SummaryProps<P extends TProperties, S extends string> = [S] extends [never]
+  ? P
+  : { [K in keyof P]: K extends S ? (string extends S ? TOptional<P[K]> : P[K]) : TOptional<P[K]> };
+
+type AnyEmbed = TUnion<[typeof HalResourceSchema, TArray<typeof HalResourceSchema>]>;
+
+type TEmbedded<E extends TProperties | undefined> = E extends TProperties
+  ? TObject<{ [K in keyof E]: TOptional<E[K]> }>
+  : TRecord<TString, AnyEmbed>;
+
+/** The schema `halObject` builds: its Static type has the props, `_links` and an optional `_embedded`. */
+export type THalObject<
+  P extends TProperties,
+  E extends TProperties | undefined = undefined,
+  S extends string = never,
+> = TObject<Evaluate<SummaryProps<P, S> & { _links: THalLinks; _embedded: TOptional<TEmbedded<E>> }>>;
+
+export function halObject<
+  P extends TProperties,
+  E extends TProperties | undefined = undefined,
+  S extends string = never,
+>(props: P, hal: HalParts<E, S> = {}, opts: ObjectOptions = {}): THalObject<P, E, S> {
+  const summary: readonly string[] | undefined = hal.summary;
   const properties: TProperties = {};
   for (const [key, schema] of Object.entries(props)) {
-    properties[key] = hal.summary && !hal.summary.includes(key) ? optional(schema) : schema;
+    properties[key] = summary && !summary.includes(key) ? optional(schema) : schema;
   }
   properties._links = halLinks(hal.links, hal.optionalLinks, hal.closedLinks);
   properties._embedded = Type.Optional(embeddedSchema(hal.embedded));
-  return Type.Object(properties, { additionalProperties: false, ...opts });
+  return Type.Object(properties, { additionalProperties: false, ...opts }) as THalObject<P, E, S>;
 }
 
-export interface HalListOptions extends ObjectOptions {
-  props?: TProperties;
+export interface HalListOptions<P extends TProperties = TProperties> extends ObjectOptions {
+  props?: P;
   links?: readonly string[];
   optionalLinks?: readonly string[];
   closedLinks?: boolean;
 }
 
-export function halList(name: string, itemSchema: TSchema, opts: HalListOptions = {}): TObject {
+/** The schema `halList` builds: its props, `_links`, and `_embedded[N]`, a list of `I`. */
+export type THalList<
+  N extends string,
+  I extends TSchema,
+  P extends TProperties = Record<never, TSchema>,
+> = TObject<Evaluate<P & { _links: THalLinks; _embedded: TObject<{ [K in N]: TArray<I> }> }>>;
+
+export function halList<N extends string, I extends TSchema, P extends TProperties = Record<never, TSchema>>(
+  name: N,
+  itemSchema: I,
+  opts: HalListOptions<P> = {},
+): THalList<N, I, P> {
   const { props = {}, links, optionalLinks, closedLinks, ...objectOpts } = opts;
   const properties: TProperties = { ...props };
   properties._links = halLinks(links, optionalLinks, closedLinks);
   properties._embedded = Type.Object({ [name]: Type.Array(itemSchema) }, { additionalProperties: false });
-  return Type.Object(properties, { additionalProperties: false, ...objectOpts });
+  return Type.Object(properties, { additionalProperties: false, ...objectOpts }) as THalList<N, I, P>;
 }
 
-function embeddedSchema(embedded: Record<string, TSchema> | undefined): TSchema {
+function embeddedSchema(embedded: TProperties | undefined): TSchema {
   if (!embedded) return Type.Record(Type.String(), anyEmbed);
   const properties: TProperties = {};
   for (const [name, schema] of Object.entries(embedded)) properties[name] = Type.Optional(schema);
