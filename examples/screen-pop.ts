@@ -45,7 +45,13 @@ async function main(): Promise<void> {
     console.error(`screen-pop: connection lost, reconnecting (attempt ${attempt}, in ${delayMs} ms)`),
   );
   stream.on('connected', ({ reconnect }) => reconnect && console.error('screen-pop: reconnected'));
-  for (const call of watch.initial.activeCalls) console.log(`active call ${call.from} -> ${call.to}`);
+  const { activeCalls, callActivity } = watch.initial;
+  for (const call of activeCalls) console.log(`active call of ${call.accountId}: ${call.from} -> ${call.to}`);
+  // A tenant admin's call list holds only their own calls: of the others, only "busy" is known.
+  const listed = new Set(activeCalls.map((c) => c.accountId));
+  for (const { accountId } of callActivity.filter((a) => a.callActivity === 'busy')) {
+    if (!listed.has(accountId)) console.log(`${accountId} is in a call that started before the watch`);
+  }
   console.log(`screen-pop: watching ${accounts.join(', ')} as ${args.user}`);
 
   const stop = async () => {

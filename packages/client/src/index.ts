@@ -14,6 +14,12 @@ export {
 } from './voice/voice-event-stream.js';
 export { SubscriptionSet, type SubscriptionSpec } from './voice/subscription-set.js';
 export { VoiceWatch, type VoiceState, type VoiceUpdate } from './voice/voice-watch.js';
+export {
+  WatchedCallsReader,
+  type WatchedCall,
+  type CallActivity,
+  type CallsListed,
+} from './voice/watched-calls.js';
 export type * from './voice/voice-types.js';
 
 export { CcClient, type CcClientOptions } from './cc/cc-client.js';

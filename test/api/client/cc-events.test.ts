@@ -175,4 +175,35 @@ describe('contact-center keep-alive against a server with a short idle time-out'
       await client.close();
     }
   });
+
+  test('a socket that stops answering is closed gracefully and opened again', async () => {
+    const client = new CcClient({
+      url: s.httpUrl,
+      username: '101@1001',
+      password: '1234',
+      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
+    });
+    try {
+      const stream = await client.events();
+      const side = sockets.at(-1)!;
+      const attempts: unknown[] = [];
+      stream.on('reconnecting', ({ error }) => attempts.push(error));
+      const serverClosed = when<{ code: number; reason: string }>(
+        (done) => side.ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
+        'the close frame at the server',
+      );
+      const reconnected = when<{ reconnect: boolean }>((done) => stream.on('connected', done), 'reconnect');
+      // The server still reads (close frames too) but answers nothing.
+      side.ws.removeAllListeners('message');
+      assert.deepEqual(await serverClosed, { code: 1000, reason: 'no answer to keep-alive' });
+      assert.deepEqual(await reconnected, { reconnect: true });
+      // The old socket was gone before the new one connected: no "Too many connections".
+      assert.deepEqual(attempts, [undefined]);
+      const fresh = sockets.at(-1)!;
+      assert.notEqual(fresh, side);
+      assert.equal(JSON.parse(fresh.received[0]!).request, 'connect');
+    } finally {
+      await client.close();
+    }
+  });
 });

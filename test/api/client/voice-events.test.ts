@@ -153,12 +153,42 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
     }
   });
 
-  test('a server that stops answering is detected by the keep-alive and the socket reopened', async () => {
+  test('a dead socket is closed gracefully: the server frees the slot and the new socket is admitted', async () => {
+    const client = new VoiceClient({
+      url: s.httpUrl,
+      username: '103@1001',
+      password: '1234',
+      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
+    });
+    try {
+      const stream = await client.events();
+      const first = stream.webSocketId;
+      const side = sockets.at(-1)!;
+      const attempts: unknown[] = [];
+      stream.on('reconnecting', ({ error }) => attempts.push(error));
+      const serverClosed = when<{ code: number; reason: string }>(
+        (done) => side.ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
+        'the close frame at the server',
+      );
+      const reconnected = when<{ webSocketId: string }>((done) => stream.on('connected', done), 'reconnect');
+      // The server still reads (close frames too) but no longer answers: no echo of keep-alives.
+      side.ws.removeAllListeners('message');
+      assert.deepEqual(await serverClosed, { code: 1000, reason: 'no answer to keep-alive' });
+      const info = await reconnected;
+      assert.notEqual(info.webSocketId, first);
+      // The old socket was gone from the server before the new one was asked for: admitted at once.
+      assert.deepEqual(attempts, [undefined]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a server that stops reading is detected by the keep-alive, dropped, and the socket reopened', async () => {
     const client = new VoiceClient({
       url: s.httpUrl,
       username: '102@1001',
       password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
+      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, closeTimeoutMs: 50, reconnect: FAST_RECONNECT },
     });
     try {
       const stream = await client.events();
@@ -169,8 +199,9 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       stream.on('reconnecting', ({ error }) => errors.push(error));
       const reconnected = when<{ webSocketId: string }>((done) => stream.on('connected', done), 'reconnect');
       // The server's side stops reading: no echo comes back and the client gives the socket up.
-      // The server still counts the silent socket against the client until its idle time-out
-      // ends it, so the first attempts are refused with 429 and retried.
+      // Its close frame is never read, so after closeTimeoutMs the connection is dropped. The
+      // server still counts the silent socket against the client until its idle time-out ends
+      // it, so the first attempts are refused with 429 and retried.
       side.ws.pause();
       const info = await reconnected;
       assert.notEqual(info.webSocketId, first);

@@ -214,7 +214,7 @@ export class CcClient {
   async close(): Promise<void> {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream) (await stream.catch(() => undefined))?.close();
+    if (stream) await (await stream.catch(() => undefined))?.close();
   }
 
   private forgetStream(s: CcEventStream): void {

@@ -3,7 +3,13 @@ import type { HttpTransport } from '../http/transport.js';
 import type { BackoffOptions } from '../socket/backoff.js';
 import { type CloseInfo, FrameChannel, HandshakeError } from '../socket/frame-channel.js';
 import { judgeFailure } from '../socket/judge.js';
-import { KeepAlive, keepAliveInterval, type KeepAliveOptions } from '../socket/keep-alive.js';
+import {
+  DEAD_SOCKET_CLOSE,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  KeepAlive,
+  keepAliveInterval,
+  type KeepAliveOptions,
+} from '../socket/keep-alive.js';
 import { Reconnector, type Session } from '../socket/reconnector.js';
 import { Listeners } from '../util/listeners.js';
 import type { CcTokens } from './cc-tokens.js';
@@ -79,7 +85,13 @@ export class CcEventStream {
           () => {},
         );
       },
-      () => this.reconnector.session?.channel.terminate(),
+      // Closed gracefully first, so the server frees this client's socket before the next one.
+      () =>
+        void this.reconnector.session?.channel.shutdown(
+          DEAD_SOCKET_CLOSE.code,
+          DEAD_SOCKET_CLOSE.reason,
+          this.closeTimeoutMs,
+        ),
     );
     this.reconnector = new Reconnector(() => this.connect(), judgeFailure, options.reconnect ?? {}, {
       connected: (_s, reconnect) => {
@@ -128,9 +140,19 @@ export class CcEventStream {
     return 'events' in answer ? answer.events : [];
   }
 
-  close(): void {
+  /**
+   * Stops reconnecting and closes the socket with a closing handshake. Resolves once it is
+   * closed (dropped after `closeTimeoutMs`), so a new socket of this client can be opened.
+   */
+  async close(): Promise<void> {
     this.keepAlive.stop();
+    const session = this.reconnector.session;
     this.reconnector.close();
+    await session?.channel.shutdown(1000, 'client closed', this.closeTimeoutMs);
+  }
+
+  private get closeTimeoutMs(): number {
+    return this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   }
 
   private async connect(): Promise<CcSession> {
@@ -150,7 +172,7 @@ export class CcEventStream {
       }
       return session;
     } catch (e) {
-      session.close();
+      await session.channel.shutdown(1000, 'subscribe failed', this.closeTimeoutMs);
       throw e;
     }
   }
@@ -165,7 +187,8 @@ export class CcEventStream {
         throw new HandshakeError(`expected the connect answer, got ${answer.response}`);
       if (!answer.success) {
         if (answer.reason === 'Unauthorized') {
-          channel.close();
+          // Gone before the retry with a renewed token opens the next socket.
+          await channel.shutdown(1000, 'token refused', this.closeTimeoutMs);
           return new Refused(token);
         }
         // "Too many connections": this client's previous socket may not be gone yet.
@@ -175,7 +198,7 @@ export class CcEventStream {
       channel.listen((text) => this.onFrame(session, text));
       return session;
     } catch (e) {
-      channel.close();
+      await channel.shutdown(1000, 'connect failed', this.closeTimeoutMs);
       throw e;
     }
   }

@@ -121,9 +121,20 @@ export class FrameChannel {
     else if (this.ws.readyState === WebSocket.OPEN) this.ws.close(code, reason);
   }
 
-  /** Drops the connection without a closing handshake (a dead peer will never answer one). */
-  terminate(): void {
-    this.ws.terminate();
+  /**
+   * Closes with a closing handshake, so the server frees the connection (and the client's
+   * connection slot) at once, and drops it when the handshake is not over within `timeoutMs`: a
+   * dead peer never answers. Resolves once the connection is closed either way.
+   */
+  async shutdown(code: number, reason: string, timeoutMs: number): Promise<CloseInfo> {
+    this.close(code, reason);
+    const timer = setTimeout(() => this.ws.terminate(), timeoutMs);
+    timer.unref?.();
+    try {
+      return await this.closed;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private deliver(text: string): void {

@@ -50,7 +50,18 @@ export interface KeepAliveOptions {
   keepAliveMs?: number;
   /** The server's idle time-out (the spec's maxIdleTimeout: 1 hour, `--ws-idle-ms`). */
   serverIdleTimeoutMs?: number;
+  /**
+   * How long the closing handshake of a socket found dead may take before the connection is
+   * dropped (default 2 s). The spec asks a client to close gracefully before it opens a new
+   * connection: a server that still reads gets the close and frees the client's one socket slot.
+   */
+  closeTimeoutMs?: number;
 }
+
+export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
+
+/** The close frame's reason when the keep-alive found the socket dead. */
+export const DEAD_SOCKET_CLOSE = { code: 1000, reason: 'no answer to keep-alive' } as const;
 
 export const DEFAULT_KEEP_ALIVE_MS = 30_000;
 export const SPEC_IDLE_TIMEOUT_MS = 3_600_000;

@@ -10,6 +10,7 @@ import { VoiceNavigator } from './voice-navigator.js';
 import { VoiceStatus } from './voice-status.js';
 import type { ApiRoot, ExtensionSummary } from './voice-types.js';
 import { VoiceWatch } from './voice-watch.js';
+import { WatchedCallsReader } from './watched-calls.js';
 
 export interface VoiceClientOptions extends VoiceCredentials {
   /** The server, e.g. `http://127.0.0.1:8080` (the API is found at `/api` from there). */
@@ -88,17 +89,19 @@ export class VoiceClient {
 
   /**
    * Watches accounts: resolves with the current state (`initial`, read from the status
-   * resources after subscribing) and then yields events, and a fresh state after a reconnect.
+   * resources and the call list after subscribing) and then yields events, and a fresh state
+   * after a reconnect.
    */
   async watch(spec: SubscriptionSpec): Promise<VoiceWatch> {
-    return VoiceWatch.start(await this.events(), this.calls, spec);
+    const calls = new WatchedCallsReader(this.nav, this.calls, this.status, () => this.extensions());
+    return VoiceWatch.start(await this.events(), calls, spec);
   }
 
   /** Closes the event socket (REST needs no closing). */
   async close(): Promise<void> {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream) (await stream.catch(() => undefined))?.close();
+    if (stream) await (await stream.catch(() => undefined))?.close();
   }
 
   private forgetStream(s: VoiceEventStream): void {

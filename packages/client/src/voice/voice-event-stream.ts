@@ -7,7 +7,13 @@ import {
   UpgradeRefusedError,
 } from '../socket/frame-channel.js';
 import { judgeFailure } from '../socket/judge.js';
-import { KeepAlive, keepAliveInterval, type KeepAliveOptions } from '../socket/keep-alive.js';
+import {
+  DEAD_SOCKET_CLOSE,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  KeepAlive,
+  keepAliveInterval,
+  type KeepAliveOptions,
+} from '../socket/keep-alive.js';
 import { Reconnector, type Session } from '../socket/reconnector.js';
 import { Listeners } from '../util/listeners.js';
 import { SubscriptionSet, type SubscriptionSpec } from './subscription-set.js';
@@ -75,7 +81,14 @@ export class VoiceEventStream {
     this.keepAlive = new KeepAlive(
       keepAliveInterval(options),
       () => this.reconnector.session?.channel.send(VOICE_KEEP_ALIVE_TEXT),
-      () => this.reconnector.session?.channel.terminate(),
+      // Closed gracefully, not just dropped: the server frees this client's one socket slot, so
+      // the replacement is not refused with 429 while the old socket still counts.
+      () =>
+        void this.reconnector.session?.channel.shutdown(
+          DEAD_SOCKET_CLOSE.code,
+          DEAD_SOCKET_CLOSE.reason,
+          this.closeTimeoutMs,
+        ),
     );
     this.reconnector = new Reconnector(() => this.connect(), judgeFailure, options.reconnect ?? {}, {
       connected: (s, reconnect) => {
@@ -124,14 +137,24 @@ export class VoiceEventStream {
     return set;
   }
 
-  close(): void {
+  /**
+   * Stops reconnecting and closes the socket with a closing handshake. Resolves once it is
+   * closed (dropped after `closeTimeoutMs`), so a new socket of this client can be opened.
+   */
+  async close(): Promise<void> {
     this.closedByUser = true;
     this.keepAlive.stop();
+    const session = this.reconnector.session;
     this.reconnector.close();
+    await session?.channel.shutdown(1000, 'client closed', this.closeTimeoutMs);
   }
 
   get closed(): boolean {
     return this.closedByUser;
+  }
+
+  private get closeTimeoutMs(): number {
+    return this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   }
 
   private async connect(): Promise<VoiceSession> {
@@ -157,7 +180,8 @@ export class VoiceEventStream {
       channel.listen((text) => this.onFrame(text));
       return session;
     } catch (e) {
-      channel.close(1000, 'handshake failed');
+      // The next attempt opens a new socket: this one must be gone from the server first.
+      await channel.shutdown(1000, 'handshake failed', this.closeTimeoutMs);
       throw e;
     }
   }

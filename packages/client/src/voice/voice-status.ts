@@ -1,5 +1,5 @@
 import { SwitchboardError } from '../errors.js';
-import { embedded, props } from '../hal/hal.js';
+import { embedded, findLink, props } from '../hal/hal.js';
 import type { VoiceHttp } from './voice-http.js';
 import type { VoiceNavigator } from './voice-navigator.js';
 import type { ParkLocationStatus, PresenceStatus } from './voice-types.js';
@@ -28,7 +28,18 @@ export class VoiceStatus {
     return status;
   }
 
-  /** Presence of every user and location of the tenant. */
+  /**
+   * The requester's own presence, or undefined for a requester without an extension of their own
+   * (a scoped telco user). The server fills in the v1 root's template with the requester's own
+   * extension; for a scoped telco user the link stays a template.
+   */
+  async own(): Promise<PresenceStatus | undefined> {
+    const link = findLink(await this.nav.v1(), 'v1:presenceStatusByExtension');
+    if (!link || link.templated) return undefined;
+    return props(await this.http.get<PresenceStatus>(link.href));
+  }
+
+  /** Presence of every user and location of the tenant (tenant admins, scoped telco). */
   async tenantPresence(): Promise<PresenceStatus[]> {
     const list = await this.http.get<object>(await this.nav.v1Href('v1:presenceStatusTenantAccounts'));
     return embedded<PresenceStatus>(list, 'presenceStatus').map(props);

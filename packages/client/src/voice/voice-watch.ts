@@ -1,18 +1,46 @@
 import { AsyncQueue } from '../util/async-queue.js';
 import type { SubscriptionSet, SubscriptionSpec } from './subscription-set.js';
-import type { VoiceCalls } from './voice-calls.js';
 import type { VoiceEventStream } from './voice-event-stream.js';
-import type { ActiveCall, ParkLocationStatus, PresenceStatus, VoiceEvent } from './voice-types.js';
+import type { ParkLocationStatus, PresenceStatus, VoiceEvent } from './voice-types.js';
+import type {
+  CallActivity,
+  CallsListed,
+  WatchedCall,
+  WatchedCallsReader,
+  WatchedCallsState,
+} from './watched-calls.js';
 
-/** The state a watch starts from, read from the status resources. */
+/**
+ * The state a watch starts from, read from the status resources and the call list. The call
+ * fields are empty when the set watches no calls; group tokens count as the accounts they stand
+ * for.
+ */
 export interface VoiceState {
   /** Presence of every account the set watches for presence (empty when it watches none). */
   presence: PresenceStatus[];
-  /** Status of every park location the set watches. */
+  /** Status of every park location the set watches; a parked call's leg is its `callId`. */
   parkLocations: ParkLocationStatus[];
-  /** The requester's active calls (read when the set watches calls). */
-  activeCalls: ActiveCall[];
+  /**
+   * The legs of the watched call accounts that were in progress, one per watched account in the
+   * call (two when both parties are watched), as far as the call list shows them to this
+   * requester: see `callsListed`.
+   */
+  activeCalls: WatchedCall[];
+  /**
+   * `'all'` (scoped telco user): `activeCalls` is complete. `'own'` (tenant admin, user,
+   * location): it holds only the requester's own calls, because the API lists no other
+   * extension's calls to them; a watched account that is `busy` in `callActivity` without a leg
+   * in `activeCalls` is in a call the state cannot show. `'none'`: the set watches no calls.
+   */
+  callsListed: CallsListed;
+  /**
+   * idle or busy of every user and location the set watches for calls, from the presence status
+   * (ACD, group and auto-attendant extensions have no presence).
+   */
+  callActivity: CallActivity[];
 }
+
+const NO_CALLS: WatchedCallsState = { activeCalls: [], callsListed: 'none', callActivity: [] };
 
 /** What a watch yields after its initial state. */
 export type VoiceUpdate =
@@ -33,17 +61,17 @@ export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
   private constructor(
     readonly set: SubscriptionSet,
     private readonly stream: VoiceEventStream,
-    private readonly calls: VoiceCalls,
+    private readonly calls: WatchedCallsReader,
     public initial: VoiceState,
   ) {}
 
   static async start(
     stream: VoiceEventStream,
-    calls: VoiceCalls,
+    calls: WatchedCallsReader,
     spec: SubscriptionSpec,
   ): Promise<VoiceWatch> {
     const set = await stream.subscribe(spec);
-    const watch = new VoiceWatch(set, stream, calls, { presence: [], parkLocations: [], activeCalls: [] });
+    const watch = new VoiceWatch(set, stream, calls, { presence: [], parkLocations: [], ...NO_CALLS });
     watch.listen();
     try {
       watch.initial = await watch.readState();
@@ -103,7 +131,8 @@ export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
       presence: spec.presence?.length ? await this.set.presenceStatus() : [],
       parkLocations:
         spec.parkLocations === 'all' || spec.parkLocations?.length ? await this.set.parkLocationStatus() : [],
-      activeCalls: spec.calls?.length ? await this.calls.list() : [],
+      // The accounts as the server holds them (canonical forms), not as the application wrote them.
+      ...(spec.calls?.length ? await this.calls.read(await this.set.eventAccounts('calls')) : NO_CALLS),
     };
   }
 }

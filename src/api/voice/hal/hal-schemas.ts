@@ -33,10 +33,7 @@ import {
   type TObject,
   type TOptional,
   type TProperties,
-  type TRecord,
   type TSchema,
-  type TString,
-  type TUnion,
   Type,
 } from '@sinclair/typebox';
 
@@ -66,8 +63,6 @@ export const HalResourceSchema = Type.Object(
   },
   { $id: 'HalResource', additionalProperties: true },
 );
-
-const anyEmbed = Type.Union([HalResourceSchema, Type.Array(HalResourceSchema)]);
 
 export type HalLink = Static<typeof HalLinkSchema>;
 
@@ -112,11 +107,9 @@ type SummaryProps<P extends TProperties, S extends string> = [S] extends [never]
   ? P
   : { [K in keyof P]: K extends S ? (string extends S ? TOptional<P[K]> : P[K]) : TOptional<P[K]> };
 
-type AnyEmbed = TUnion<[typeof HalResourceSchema, TArray<typeof HalResourceSchema>]>;
-
 type TEmbedded<E extends TProperties | undefined> = E extends TProperties
   ? TObject<{ [K in keyof E]: TOptional<E[K]> }>
-  : TRecord<TString, AnyEmbed>;
+  : TObject<Record<never, never>>;
 
 /** The schema `halObject` builds: its Static type has the props, `_links` and an optional `_embedded`. */
 export type THalObject<
@@ -167,7 +160,8 @@ export function halList<N extends string, I extends TSchema, P extends TProperti
 }
 
 function embeddedSchema(embedded: TProperties | undefined): TSchema {
-  if (!embedded) return Type.Record(Type.String(), anyEmbed);
+  // The renderer only embeds what an entity declares: a resource that declares none never has one.
+  if (!embedded) return Type.Object({}, { additionalProperties: false });
   const properties: TProperties = {};
   for (const [name, schema] of Object.entries(embedded)) properties[name] = Type.Optional(schema);
   return Type.Object(properties, { additionalProperties: false });
