@@ -124,6 +124,10 @@ export const CallSchema = halObject(
         },
         { additionalProperties: false },
       ),
+      {
+        description:
+          'The observed party (whose leg this is) first, then the party it is connected to or reaching, if any.',
+      },
     ),
   },
   { links: ['self', 'v1options:callRequest'], closedLinks: true },
