@@ -6,18 +6,24 @@ import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
 import { healthRoutes } from './health.js';
+import { requestLoggerFactory } from './request-logger.js';
 import type { Runtime } from './runtime.js';
 import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
 
-/** The URL prefixes of the three APIs, whose routes the OpenAPI documents describe. */
-export const DOCUMENTED_PREFIXES = ['/api/', '/6/v2/', '/sim/v1/'];
+/** The URL roots of the three APIs, whose routes the OpenAPI documents describe. */
+export const DOCUMENTED_PREFIXES = ['/api', '/6/v2', '/sim/v1'];
+
+/** Whether a route belongs to one of the APIs (`/api` itself included, `/apix` not). */
+export const isApiRoute = (url: string) =>
+  DOCUMENTED_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
 
 /** Builds the HTTP(S) server with every API mounted. Does not listen. */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   const { config } = runtime;
   const app = Fastify({
     loggerInstance: runtime.log as FastifyBaseLogger,
+    childLoggerFactory: requestLoggerFactory,
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
@@ -42,14 +48,21 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   const traffic = runtime.traffic;
   if (traffic) {
     app.addHook('onSend', (req, reply, payload, done) => {
-      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      // An empty answer (`reply.send()`) has no payload; streams are the static files.
+      if (
+        payload === undefined ||
+        payload === null ||
+        typeof payload === 'string' ||
+        Buffer.isBuffer(payload)
+      ) {
         traffic.response({
           method: req.method,
           route: req.routeOptions.url,
           url: req.url,
           status: reply.statusCode,
           contentType: reply.getHeader('content-type') as string | undefined,
-          body: payload.toString(),
+          headers: reply.getHeaders(),
+          body: payload?.toString() ?? '',
         });
       }
       done(null, payload);
@@ -58,7 +71,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   // Every API route is recorded, so a test can prove the documents describe all of them.
   app.addHook('onRoute', (route) => {
     const config = route.config as { undocumented?: boolean } | undefined;
-    if (config?.undocumented || !DOCUMENTED_PREFIXES.some((p) => route.url.startsWith(p))) return;
+    if (config?.undocumented || !isApiRoute(route.url)) return;
     if (route.url.includes('*')) return;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') runtime.docs.noteRoute(method, route.url);

@@ -8,6 +8,8 @@ export interface ObservedResponse {
   url: string;
   status: number;
   contentType: string | undefined;
+  /** The response headers, names in lower case. */
+  headers: Record<string, string | string[] | number | undefined>;
   body: string;
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiPath } from '../../src/api/schema/openapi.js';
-import { isApiRoute } from '../../src/server/app.js';
+import { EMPTY_BODY_ALLOWED, openApiPath } from '../../src/api/schema/openapi.js';
+import { DOCUMENTED_PREFIXES, isApiRoute } from '../../src/server/app.js';
 import type { Runtime } from '../../src/server/runtime.js';
 import type { ObservedResponse, SocketChannel, TrafficObserver } from '../../src/server/traffic.js';
 
@@ -17,6 +17,8 @@ interface LoadedDocs {
   openapi: { name: string; doc: Doc }[];
   /** Validators of the frames each socket sends. */
   frames: Map<SocketChannel, { name: string; validate: ValidateFunction }[]>;
+  /** Validators by JSON reference (`voice#/paths/…/schema`). */
+  compiled: Map<string, ValidateFunction>;
 }
 
 /** Compiled documents, shared by every server of a test file that publishes the same documents. */
@@ -39,7 +41,7 @@ function load(runtime: Runtime): LoadedDocs {
     });
     frames.set(d.name as SocketChannel, validators);
   }
-  const loaded = { ajv, openapi: docs.filter((d) => d.kind === 'openapi'), frames };
+  const loaded = { ajv, openapi: docs.filter((d) => d.kind === 'openapi'), frames, compiled: new Map() };
   cache.set(key, loaded);
   return loaded;
 }
@@ -66,36 +68,141 @@ export class ContractChecker implements TrafficObserver {
   }
 
   response(r: ObservedResponse): void {
-    if (r.method === 'HEAD' || !r.route || !isApiRoute(r.route)) return;
-    const type = r.contentType?.split(';')[0]?.trim().toLowerCase();
-    const isJson = type !== undefined && JSON_TYPE.test(type);
-    if (!isJson && r.body.length > 0) return; // static pages under /api/browser etc.
-    const { ajv, openapi } = this.docs();
+    if (r.method === 'HEAD') return;
+    const where = `${r.method} ${r.url} → ${r.status}`;
+    if (!r.route) return this.noRoute(r, where);
+    if (!isApiRoute(r.route)) return;
+    const { openapi } = this.docs();
     const path = openApiPath(r.route);
     const method = r.method.toLowerCase();
     const owner = openapi.find((d) => d.doc.paths?.[path]?.[method]);
-    const where = `${r.method} ${r.url} → ${r.status}`;
-    // A verb a path does not support answers 405 with Allow; such verbs are not operations.
-    if (!owner && r.status === 405) return;
-    if (!owner) return void this.violations.push(`${where}: ${r.method} ${path} is in no OpenAPI document`);
+    if (!owner) {
+      // Verbs a path does not support (405 with Allow) and static pages are not operations.
+      if (r.status === 405 || !this.isServed(r.method, r.route)) return;
+      return void this.violations.push(`${where}: ${r.method} ${path} is in no OpenAPI document`);
+    }
     const responses = owner.doc.paths[path][method].responses as Record<string, Doc>;
     const status = String(r.status);
     const key = [status, `${status[0]}XX`, 'default'].find((k) => responses[k]);
     if (!key) return void this.violations.push(`${where}: status ${status} is not documented`);
-    const content = responses[key]!.content as Record<string, Doc> | undefined;
-    if (r.body.length === 0) return;
-    if (!content) return void this.violations.push(`${where}: documented without a body, sent ${type}`);
-    if (!type || !content[type]) {
+    this.violations.push(
+      ...this.mismatches(r, where, owner.name, ['paths', path, method, 'responses', key], responses[key]!),
+    );
+  }
+
+  /**
+   * A request under an API's prefix that matched no route: the not-found handler of the API
+   * answers `components.responses.NotFound` of that API's document. Other statuses (401 before
+   * the handler, 503 busy) must match that status's answer of some operation of the document.
+   */
+  private noRoute(r: ObservedResponse, where: string): void {
+    const path = r.url.split('?')[0]!;
+    const prefix = DOCUMENTED_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
+    if (!prefix) return;
+    const owner = this.docs().openapi.find((d) =>
+      Object.keys(d.doc.paths ?? {}).some((p) => p === prefix || p.startsWith(`${prefix}/`)),
+    );
+    // An API that is not mounted (the simulator with --no-sim) has no document to answer for it.
+    if (!owner) return;
+    if (r.status === 404) {
+      const notFound = owner.doc.components?.responses?.NotFound as Doc | undefined;
+      if (!notFound) return void this.violations.push(`${where}: ${owner.name} documents no NotFound`);
+      const at = ['components', 'responses', 'NotFound'];
       return void this.violations.push(
-        `${where}: content type ${type} is not documented (${Object.keys(content).join(', ')})`,
+        ...this.mismatches(r, `${where} (no route)`, owner.name, at, notFound),
       );
     }
-    const ref = `${owner.name}#/${pointer('paths', path, method, 'responses', key, 'content', type, 'schema')}`;
-    const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
-    const body = JSON.parse(r.body);
-    if (!validate(body)) {
-      this.violations.push(`${where}: ${ajv.errorsText(validate.errors)}; body ${r.body.slice(0, 400)}`);
+    const status = String(r.status);
+    const trials: string[][] = [];
+    const seen = new Set<string>();
+    for (const [p, item] of Object.entries(owner.doc.paths as Record<string, Record<string, Doc>>)) {
+      for (const [m, op] of Object.entries(item)) {
+        const responses = (op.responses ?? {}) as Record<string, Doc>;
+        const key = [status, `${status[0]}XX`].find((k) => responses[k]);
+        if (!key) continue;
+        const fingerprint = JSON.stringify([responses[key]!.content, responses[key]!.headers]);
+        if (seen.has(fingerprint)) continue;
+        seen.add(fingerprint);
+        const found = this.mismatches(
+          r,
+          where,
+          owner.name,
+          ['paths', p, m, 'responses', key],
+          responses[key]!,
+        );
+        if (found.length === 0) return;
+        trials.push(found);
+      }
     }
+    const example = trials[0]?.[0] ? `; e.g. ${trials[0][0]}` : '';
+    this.violations.push(`${where} (no route): matches no ${status} answer of ${owner.name}${example}`);
+  }
+
+  private isServed(method: string, route: string): boolean {
+    return this.runtime!.docs.servedRoutes().some((s) => s.method === method && s.url === route);
+  }
+
+  /** What is wrong with an answer against one documented response: headers, emptiness, type, body. */
+  private mismatches(
+    r: ObservedResponse,
+    where: string,
+    docName: string,
+    at: string[],
+    response: Doc,
+  ): string[] {
+    const { ajv } = this.docs();
+    const found: string[] = [];
+    for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Doc>)) {
+      const value = r.headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) found.push(`${where}: required header ${name} is missing`);
+        continue;
+      }
+      const validate = this.compile(`${docName}#/${pointer(...at, 'headers', name, 'schema')}`);
+      const text = String(value);
+      // Header values are text: a numeric schema (Retry-After) is checked against the number.
+      if (!validate(text) && !(/^-?\d+(\.\d+)?$/.test(text) && validate(Number(text)))) {
+        found.push(`${where}: header ${name} "${text}": ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    const content = response.content as Record<string, Doc> | undefined;
+    const type = r.contentType?.split(';')[0]?.trim().toLowerCase();
+    if (r.body.length === 0) {
+      if (content && !response[EMPTY_BODY_ALLOWED]) {
+        found.push(`${where}: empty body, documented as ${Object.keys(content).join(', ')}`);
+      }
+      return found;
+    }
+    if (!content) return [...found, `${where}: documented without a body, sent ${type}`];
+    if (!type || !content[type]) {
+      return [
+        ...found,
+        `${where}: content type ${type} is not documented (${Object.keys(content).join(', ')})`,
+      ];
+    }
+    let body: unknown = r.body;
+    if (JSON_TYPE.test(type)) {
+      try {
+        body = JSON.parse(r.body);
+      } catch {
+        return [...found, `${where}: ${type} body is not JSON: ${r.body.slice(0, 200)}`];
+      }
+    }
+    const validate = this.compile(`${docName}#/${pointer(...at, 'content', type, 'schema')}`);
+    if (!validate(body))
+      found.push(`${where}: ${ajv.errorsText(validate.errors)}; body ${r.body.slice(0, 400)}`);
+    return found;
+  }
+
+  /** The validator of a schema inside a loaded document, compiled once. */
+  private compile(ref: string): ValidateFunction {
+    const { ajv, compiled } = this.docs();
+    let validate = compiled.get(ref);
+    if (!validate) {
+      validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+      compiled.set(ref, validate);
+    }
+    return validate;
   }
 
   frame(channel: SocketChannel, text: string): void {

@@ -6,10 +6,17 @@ import type { Runtime } from '../../server/runtime.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
 import { Lockout } from './lockout.js';
 import { accountOf } from './principals.js';
+import { parseBasic } from './usernames.js';
 
 export interface Authenticator {
   /** Verifies credentials from client `ip`; throws UnauthorizedError or LockedOutError. */
   authenticate(username: string, secret: string, ip: string): Principal;
+  /**
+   * The same for a raw `Basic` Authorization header whose digest (`basicDigest`) the caller has:
+   * a header verified before costs a lookup and the lock-out check, with no decoding and no
+   * second digest. Null when the header is not valid Basic.
+   */
+  authenticateBasic(header: string, digest: string, ip: string): Principal | null;
   /** Lock-outs and cached credentials are forgotten (simulator reset). */
   clear(): void;
 }
@@ -19,6 +26,8 @@ type RuntimeDeps = Pick<Runtime, 'directory' | 'config' | 'onReset'>;
 interface CacheEntry {
   principal: Principal;
   owner: string;
+  /** For entries keyed by a Basic header's digest: the lock-out is per (username, IP). */
+  username?: string;
 }
 
 const CACHE_MAX = 50_000;
@@ -84,25 +93,47 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
     return account;
   }
 
+  const remember = (cacheKey: string, entry: CacheEntry) => {
+    if (cache.size >= CACHE_MAX) forgetAll();
+    cache.set(cacheKey, entry);
+    const keys = byOwner.get(entry.owner) ?? new Set<string>();
+    keys.add(cacheKey);
+    byOwner.set(entry.owner, keys);
+  };
+  const refuseIfLocked = (username: string, ip: string) => {
+    const locked = lockout.lockedFor(username, ip);
+    if (locked > 0) throw new LockedOutError(Math.ceil(locked / 1000));
+  };
+
+  function authenticateEntry(username: string, secret: string, ip: string): CacheEntry {
+    refuseIfLocked(username, ip);
+    const cacheKey = sha256(`${username}\u0000${secret}`);
+    const hit = cache.get(cacheKey);
+    if (hit) return hit;
+    const found = verify(username, secret);
+    if (!found) {
+      const lockedNow = lockout.fail(username, ip);
+      if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
+      throw new UnauthorizedError();
+    }
+    remember(cacheKey, found);
+    return found;
+  }
+
   return {
     clear,
-    authenticate(username, secret, ip) {
-      const locked = lockout.lockedFor(username, ip);
-      if (locked > 0) throw new LockedOutError(Math.ceil(locked / 1000));
-      const cacheKey = sha256(`${username}\u0000${secret}`);
+    authenticate: (username, secret, ip) => authenticateEntry(username, secret, ip).principal,
+    authenticateBasic(header, digest, ip) {
+      const cacheKey = `basic:${digest}`;
       const hit = cache.get(cacheKey);
-      if (hit) return hit.principal;
-      const found = verify(username, secret);
-      if (!found) {
-        const lockedNow = lockout.fail(username, ip);
-        if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
-        throw new UnauthorizedError();
+      if (hit) {
+        refuseIfLocked(hit.username!, ip);
+        return hit.principal;
       }
-      if (cache.size >= CACHE_MAX) forgetAll();
-      cache.set(cacheKey, found);
-      const keys = byOwner.get(found.owner) ?? new Set<string>();
-      keys.add(cacheKey);
-      byOwner.set(found.owner, keys);
+      const creds = parseBasic(header);
+      if (!creds) return null;
+      const found = authenticateEntry(creds.username, creds.secret, ip);
+      remember(cacheKey, { principal: found.principal, owner: found.owner, username: creds.username });
       return found.principal;
     },
   };

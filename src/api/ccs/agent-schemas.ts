@@ -84,7 +84,9 @@ export const DialRequestSchema = Type.Object(
     }),
     outbound_queue_uuid: Type.String({
       minLength: 1,
+      format: 'uuid',
       description: 'An outbound queue of the tenant (`voice_oqs` in the ACD list).',
+      examples: ['5b0a0006-0000-4000-8000-000000100101'],
     }),
   },
   { $id: 'DialRequest' },

@@ -213,7 +213,12 @@ export const CallControlRequestSchema = Type.Union(
     Type.Object(
       {
         request: Type.Literal('wait_redirect'),
-        target: Type.String({ minLength: 1, description: 'An ACD uuid.' }),
+        target: Type.String({
+          minLength: 1,
+          format: 'uuid',
+          description: 'The uuid of an ACD of the tenant (`voice_queues` in the ACD list).',
+          examples: ['5b0a0002-0000-4000-8000-000010010501'],
+        }),
       },
       { $id: 'WaitRedirectRequest', description: 'Move a call waiting in a queue to another ACD.' },
     ),

@@ -1,7 +1,9 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CcPermission } from '../../core/permissions.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import type { Runtime } from '../../server/runtime.js';
+import { principal, requirePermission } from './access.js';
 import {
   BusyBodySchema,
   CallControlErrorBodySchema,
@@ -59,6 +61,12 @@ export interface CcRouteDef<B extends TSchema | undefined, Q extends TObject | u
   /** Relative to the plugin (`/api/calls/:id`); the document gets the full path. */
   url: string;
   doc: CcOperationDoc<B, Q>;
+  /**
+   * `API` plus any one of these, checked right after authentication and before the request is
+   * validated, so a caller without the permission gets 403 whatever the body (`[]`: `API` alone).
+   * Absent for the token endpoint and wherever the permission depends on the request.
+   */
+  permissions?: readonly CcPermission[];
   badRequestBody?: BadRequestBody;
   /** The reason of the 400 when a path parameter does not match `doc.params`. */
   invalidParams?: string;
@@ -67,8 +75,9 @@ export interface CcRouteDef<B extends TSchema | undefined, Q extends TObject | u
 
 /**
  * Registers one contact-center route and documents it in the `contact-center` OpenAPI document.
- * The schemas of `doc` are the ones that validate the request: params, query and body are
- * checked before the handler runs, and a mismatch answers the API's 400 body naming the field.
+ * The schemas of `doc` are the ones that validate the request: after the route's `permissions`,
+ * params, query and body are checked before the handler runs, and a mismatch answers the API's
+ * 400 body naming the field.
  */
 export function ccRoute<B extends TSchema | undefined = undefined, Q extends TObject | undefined = undefined>(
   app: FastifyInstance,
@@ -98,6 +107,7 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
       if (quirk === 'successTrue' || (typeof quirk === 'object' && quirk.successTrueFor(req.body))) {
         useSuccessTrue400(req);
       }
+      if (def.permissions) requirePermission(principal(req), ...def.permissions);
       const params = (req.params ?? {}) as Record<string, string>;
       const paramsReason = doc.params && invalidReason(doc.params, params);
       if (paramsReason) throw badRequest(def.invalidParams ?? paramsReason);
@@ -155,6 +165,7 @@ function errorResponses<B extends TSchema | undefined, Q extends TObject | undef
         'Retry-After': {
           description: 'Seconds to wait before retrying.',
           schema: Type.Integer({ minimum: 1 }),
+          required: true,
         },
       },
     },

@@ -1,4 +1,5 @@
 import type { ApiDocumentInfo } from '../schema/openapi.js';
+import { NotFoundBodySchema } from './error-schemas.js';
 
 const TOKEN_URL = '/6/v2/api/oauth/token';
 
@@ -41,4 +42,8 @@ export const CC_OPENAPI: ApiDocumentInfo = {
     { name: 'calls', description: 'Call listing, search and control.' },
     { name: 'events', description: 'The event WebSocket.' },
   ],
+  notFound: {
+    description: 'The answer to a request under /6/v2 that matches no path and method of this document.',
+    schema: NotFoundBodySchema,
+  },
 };

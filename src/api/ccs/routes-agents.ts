@@ -43,6 +43,7 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/extensions/:ext/agent_state',
+    permissions: ['Agent Control'],
     doc: {
       operationId: 'getAgentState',
       summary: "Read an agent's state (#15)",
@@ -55,7 +56,6 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      requirePermission(p, 'Agent Control');
       const e = tenantExtension(directory, pathTenant(directory, p, params.tenant!), params.ext!);
       requireActOn(p, e);
       const s = contactCenter.agentState(e.tenantId, e.ext);
@@ -67,6 +67,8 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/tenants/:tenant/extensions/:ext',
+    // Either request's permission; the handler checks the one its request needs.
+    permissions: ['Agent Control', 'Call Control'],
     doc: {
       operationId: 'changeAgentStateOrDial',
       summary: "Change an agent's state (#16) or place an outbound call (#28)",
@@ -104,6 +106,7 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/agent_state',
+    permissions: ['Agent Control'],
     doc: {
       operationId: 'changeOwnAgentState',
       summary: "Change the caller's own agent state (#17)",
@@ -114,7 +117,6 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { body }) => {
       const p = principal(req);
-      requirePermission(p, 'Agent Control');
       const t = ownTenant(directory, p);
       const e = p.ext ? directory.extension(t.tenantId, p.ext) : undefined;
       if (!e) throw forbiddenError();
@@ -126,6 +128,7 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/extensions/:ext',
+    permissions: ['Agent Control'],
     doc: {
       operationId: 'changeAgentState',
       summary: "Change an agent's state as tenant admin (#18)",
@@ -137,7 +140,6 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params, body }) => {
       const p = principal(req);
-      requirePermission(p, 'Agent Control');
       const e = tenantExtension(directory, ownTenant(directory, p), params.ext!);
       return updateAgentState(p, e, body.name);
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { normalizeNumber } from '../../directory/directory.js';
 import type { Runtime } from '../../server/runtime.js';
-import { ownTenant, principal, requirePermission } from './access.js';
+import { ownTenant, principal } from './access.js';
 import {
   CallAnswerSchema,
   CallControlRequestSchema,
@@ -49,6 +49,7 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls',
+    permissions: ['Calls Listing View'],
     badRequestBody: 'successTrue',
     doc: {
       operationId: 'listCalls',
@@ -59,7 +60,6 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req) => {
       const p = principal(req);
-      requirePermission(p, 'Calls Listing View');
       const t = ownTenant(directory, p);
       const now = runtime.clock.now();
       const tz = t.cc.timezone;
@@ -78,6 +78,7 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls/filter',
+    permissions: ['Calls View'],
     badRequestBody: 'successTrue',
     doc: {
       operationId: 'searchCalls',
@@ -93,7 +94,6 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { query: q }) => {
       const p = principal(req);
-      requirePermission(p, 'Calls View');
       const t = ownTenant(directory, p);
       const calling = q.calling_number?.trim() || undefined;
       const called = q.called_number?.trim() || undefined;
@@ -133,6 +133,7 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls/:id',
+    permissions: ['Calls View'],
     badRequestBody: 'successTrue',
     invalidParams: INVALID_CALL_ID,
     doc: {
@@ -146,7 +147,6 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      requirePermission(p, 'Calls View');
       const t = ownTenant(directory, p);
       const id = params.id!;
       const tz = t.cc.timezone;
@@ -164,6 +164,7 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/calls/:id',
+    permissions: ['Call Control'],
     badRequestBody: {
       successTrueFor: (b) => (b as { request?: unknown } | undefined)?.request === 'startSuppression',
     },
@@ -187,7 +188,6 @@ export function callRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params, body }) => {
       const p = principal(req);
-      requirePermission(p, 'Call Control');
       const t = ownTenant(directory, p);
       const id = params.id!;
       switch (body.request) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Tenant } from '../../directory/model.js';
 import type { Runtime } from '../../server/runtime.js';
-import { ownTenant, pathTenant, principal, requirePermission, tenantExtension } from './access.js';
+import { ownTenant, pathTenant, principal, tenantExtension } from './access.js';
 import { ccRoute } from './cc-route.js';
 import { SuccessAnswerSchema } from './common-schemas.js';
 import { badRequest } from './errors.js';
@@ -32,7 +32,7 @@ const TAGS = ['tenants'];
 /** Tenant administration: endpoints 1-14 of the spec. */
 export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   const { directory } = runtime;
-  const admin = (p: Principal) => requirePermission(p, 'Tenants View', 'Tenant Edit');
+  const ADMIN = ['Tenants View', 'Tenant Edit'] as const;
   const visibleTenants = (p: Principal): Tenant[] =>
     p.authority === 'telco'
       ? directory.tenants()
@@ -44,6 +44,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/products',
+    permissions: ['Tenant Edit'],
     doc: {
       operationId: 'listProducts',
       summary: 'List products (#1)',
@@ -51,14 +52,12 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       tags: TAGS,
       ok: { description: 'Every product.', schema: ProductListSchema },
     },
-    handler: async (req) => {
-      requirePermission(principal(req), 'Tenant Edit');
-      return render.list(directory.list('product').map(render.product));
-    },
+    handler: async () => render.list(directory.list('product').map(render.product)),
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/roles',
+    permissions: ['Tenant Edit'],
     doc: {
       operationId: 'listRoles',
       summary: 'List roles (#2)',
@@ -68,7 +67,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req) => {
       const p = principal(req);
-      requirePermission(p, 'Tenant Edit');
       const roles = p.authority === 'telco' ? directory.list('role') : rolesOf(p.tenantId);
       return render.list(roles.map(render.role));
     },
@@ -78,6 +76,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants',
+    permissions: ADMIN,
     doc: {
       operationId: 'listTenants',
       summary: 'List tenants (#3)',
@@ -87,13 +86,13 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req) => {
       const p = principal(req);
-      admin(p);
       return render.list(visibleTenants(p).map((t) => render.tenantItem(directory, t)));
     },
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant',
+    permissions: ADMIN,
     doc: {
       operationId: 'getTenant',
       summary: 'View a tenant (#4)',
@@ -104,13 +103,13 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       return render.tenantDetails(directory, pathTenant(directory, p, params.tenant!));
     },
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/roles',
+    permissions: ADMIN,
     doc: {
       operationId: 'listTenantRoles',
       summary: "List a tenant's roles (#5)",
@@ -121,15 +120,13 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       const t = pathTenant(directory, p, params.tenant!);
       return render.list(rolesOf(t.tenantId).map(render.role));
     },
   });
 
   // 6: one inner array per kind, each gated by its permission (DESIGN §3.7).
-  const requireAcdView = (p: Principal) =>
-    requirePermission(p, 'Voice IQs View', 'Voice OQs View', 'Conditional Routes View', 'VRQs View');
+  const ACD_VIEW = ['Voice IQs View', 'Voice OQs View', 'Conditional Routes View', 'VRQs View'] as const;
   const acds = (p: Principal, t: Tenant) => {
     const has = (x: Principal['ccPermissions'][number]) => p.ccPermissions.includes(x);
     const items = [
@@ -158,16 +155,17 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/acds',
+    permissions: ACD_VIEW,
     doc: { operationId: 'listAcds', summary: "List the caller's tenant's ACDs (#6)", ...acdDoc },
     handler: async (req) => {
       const p = principal(req);
-      requireAcdView(p);
       return acds(p, ownTenant(directory, p));
     },
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/acds',
+    permissions: ACD_VIEW,
     doc: {
       operationId: 'listTenantAcds',
       summary: "List a tenant's ACDs (#6)",
@@ -176,7 +174,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      requireAcdView(p);
       return acds(p, pathTenant(directory, p, params.tenant!));
     },
   });
@@ -185,6 +182,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/presence_options',
+    permissions: ADMIN,
     doc: {
       operationId: 'listPresenceOptions',
       summary: "List a tenant's presence options (#7)",
@@ -195,7 +193,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       const t = pathTenant(directory, p, params.tenant!);
       return render.list(directory.presenceOptions(t.tenantId).map(render.presenceOption));
     },
@@ -205,6 +202,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/extensions',
+    permissions: ADMIN,
     doc: {
       operationId: 'listTenantExtensions',
       summary: "List a tenant's extensions (#8, telco users)",
@@ -215,13 +213,13 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       return extensionList(pathTenant(directory, p, params.tenant!));
     },
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/extensions',
+    permissions: ADMIN,
     doc: {
       operationId: 'listExtensions',
       summary: "List the caller's tenant's extensions (#8, tenant users)",
@@ -231,7 +229,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req) => {
       const p = principal(req);
-      admin(p);
       return extensionList(ownTenant(directory, p));
     },
   });
@@ -240,6 +237,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/text_count',
+    permissions: ADMIN,
     doc: {
       operationId: 'getTextCount',
       summary: "Read a tenant's SMS/MMS counters (#9)",
@@ -250,7 +248,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       const t = pathTenant(directory, p, params.tenant!);
       return {
         success: true,
@@ -261,6 +258,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/tenants/:tenant/text_count',
+    permissions: ADMIN,
     doc: {
       operationId: 'resetTextCount',
       summary: "Reset a tenant's SMS/MMS counters (#10)",
@@ -272,7 +270,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params }) => {
       const p = principal(req);
-      admin(p);
       const t = pathTenant(directory, p, params.tenant!);
       await runtime.contactCenter.resetTextCounts(t.tenantId);
       return { success: true };
@@ -292,6 +289,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/tenants/:tenant',
+    permissions: ['Tenant Edit'],
     doc: {
       operationId: 'changeTenantProducts',
       summary: "Add or delete one of a tenant's products (#11, #12)",
@@ -305,7 +303,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params, body }) => {
       const p = principal(req);
-      requirePermission(p, 'Tenant Edit');
       const t = pathTenant(directory, p, params.tenant!);
       const productId = body.product;
       if (!directory.get('product', productId)) throw badRequest('Unknown product');
@@ -329,6 +326,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'PUT',
     url: '/api/tenants/:tenant',
+    permissions: ['Tenant Edit'],
     doc: {
       operationId: 'updateTenant',
       summary: "Update a tenant's limits and licenses (#13)",
@@ -340,7 +338,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params, body }) => {
       const p = principal(req);
-      requirePermission(p, 'Tenant Edit');
       const t = pathTenant(directory, p, params.tenant!);
       const next = touched(t, p);
       next.cc.limits = { ...t.cc.limits };
@@ -359,6 +356,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
   ccRoute(app, runtime, {
     method: 'PUT',
     url: '/api/tenants/:tenant/extensions/:ext',
+    permissions: ['Tenant Edit'],
     doc: {
       operationId: 'updateExtension',
       summary: "Update an extension's agent settings (#14)",
@@ -370,7 +368,6 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
     },
     handler: async (req, { params, body }) => {
       const p = principal(req);
-      requirePermission(p, 'Tenant Edit');
       const t = pathTenant(directory, p, params.tenant!);
       const e = tenantExtension(directory, t, params.ext!);
       if (e.type !== 'userExt') throw badRequest('Only user extensions have agent settings');

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { type MessageDoc, renderAsyncApi } from '../schema/asyncapi.js';
@@ -100,7 +101,17 @@ export function documentEventSocket(app: FastifyInstance, runtime: Runtime): voi
       '101': { description: 'Switching to the WebSocket protocol.' },
       '426': { description: 'A plain GET: this address is a WebSocket.', schema: UpgradeRequiredBodySchema },
       '500': { description: 'An unexpected failure.', schema: InternalErrorBodySchema },
-      '503': { description: 'Busy; retry later.', schema: BusyBodySchema },
+      '503': {
+        description: 'Busy; retry later.',
+        schema: BusyBodySchema,
+        headers: {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying.',
+            schema: Type.Integer({ minimum: 1 }),
+            required: true,
+          },
+        },
+      },
     },
   });
   runtime.docs.addAsyncApi(CC_EVENTS_DOCUMENT, () =>

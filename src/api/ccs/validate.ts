@@ -61,6 +61,7 @@ function expected(s: TSchema): string | undefined {
   const members = s.anyOf as TSchema[] | undefined;
   if (!members) {
     if (s.type !== 'string') return undefined;
+    if (s.format === 'uuid') return 'a uuid';
     if (!s.pattern) return 'text';
     return Array.isArray(s.examples) ? `like ${String(s.examples[0])}` : undefined;
   }

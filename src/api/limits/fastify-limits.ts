@@ -47,7 +47,9 @@ export interface RestLimitOptions {
  */
 export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions): void {
   const admit = (reply: FastifyReply, release: () => void) => {
-    reply.raw.once('close', release);
+    // `on`, not `once`: release is idempotent and the response is dropped after 'close', so the
+    // once-wrapper and its removal are pure cost on the hot path.
+    reply.raw.on('close', release);
     if (reply.raw.destroyed || reply.raw.writableFinished) release();
   };
   // Callback style: the common case (a free slot) costs no promise.

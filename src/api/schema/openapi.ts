@@ -8,8 +8,22 @@ export interface ResponseDoc {
   schema?: TSchema;
   /** Defaults to the document's `defaultContentType`. */
   contentType?: string;
-  headers?: Record<string, { description: string; schema: TSchema }>;
+  /**
+   * The body may also be empty (some requests of the operation answer no body). Rendered as
+   * `x-empty-body-allowed: true` and stated in the description.
+   */
+  emptyAllowed?: boolean;
+  /** `required`: the server sends the header with every answer of this status. */
+  headers?: Record<string, HeaderDoc>;
 }
+
+export interface HeaderDoc {
+  description: string;
+  schema: TSchema;
+  required?: boolean;
+}
+
+export const EMPTY_BODY_ALLOWED = 'x-empty-body-allowed';
 
 /**
  * One documented operation. The same TypeBox objects validate the request in the route that
@@ -45,6 +59,11 @@ export interface ApiDocumentInfo {
   securitySchemes: Record<string, unknown>;
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
+  /**
+   * The answer to a request under the API's prefix that matches no route, rendered as
+   * `components.responses.NotFound`.
+   */
+  notFound: ResponseDoc;
 }
 
 /** A schema with a `$id` is a named component: documented once and referenced everywhere. */
@@ -77,7 +96,11 @@ export function renderOpenApi(info: ApiDocumentInfo, ops: readonly OperationDoc[
     tags: info.tags,
     security: info.security,
     paths,
-    components: { securitySchemes: info.securitySchemes, schemas: sortKeys(components) },
+    components: {
+      securitySchemes: info.securitySchemes,
+      responses: { NotFound: renderResponse(info, info.notFound, ref) },
+      schemas: sortKeys(components),
+    },
   };
 }
 
@@ -119,27 +142,36 @@ function renderOperation(info: ApiDocumentInfo, op: OperationDoc, ref: (s: TSche
     };
   }
   out.responses = Object.fromEntries(
-    Object.entries(op.responses).map(([status, r]) => [
-      status,
-      {
-        description: r.description,
-        ...(r.headers
-          ? {
-              headers: Object.fromEntries(
-                Object.entries(r.headers).map(([h, d]) => [
-                  h,
-                  { description: d.description, schema: ref(d.schema) },
-                ]),
-              ),
-            }
-          : {}),
-        ...(r.schema
-          ? { content: { [r.contentType ?? info.defaultContentType]: { schema: ref(r.schema) } } }
-          : {}),
-      },
-    ]),
+    Object.entries(op.responses).map(([status, r]) => [status, renderResponse(info, r, ref)]),
   );
   return out;
+}
+
+function renderResponse(info: ApiDocumentInfo, r: ResponseDoc, ref: (s: TSchema) => unknown) {
+  const empty = r.emptyAllowed && r.schema;
+  return {
+    description: empty
+      ? `${r.description} An empty body is also valid (x-empty-body-allowed).`
+      : r.description,
+    ...(r.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(r.headers).map(([h, d]) => [
+              h,
+              {
+                description: d.description,
+                ...(d.required ? { required: true } : {}),
+                schema: ref(d.schema),
+              },
+            ]),
+          ),
+        }
+      : {}),
+    ...(r.schema
+      ? { content: { [r.contentType ?? info.defaultContentType]: { schema: ref(r.schema) } } }
+      : {}),
+    ...(empty ? { [EMPTY_BODY_ALLOWED]: true } : {}),
+  };
 }
 
 const describe = (s: TSchema) => (typeof s.description === 'string' ? { description: s.description } : {});

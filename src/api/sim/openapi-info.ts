@@ -1,4 +1,6 @@
+import { Type } from '@sinclair/typebox';
 import type { ApiDocumentInfo } from '../schema/openapi.js';
+import { SimErrorSchema } from './sim-schemas.js';
 
 /** The simulator control API's OpenAPI document (/openapi/simulator.json). */
 export const SIM_OPENAPI: ApiDocumentInfo = {
@@ -24,4 +26,11 @@ export const SIM_OPENAPI: ApiDocumentInfo = {
     { name: 'devices', description: 'What a phone does: answer, hang up, dial, send DTMF, log in and out.' },
     { name: 'pstn', description: 'The public network: outside callers and outside numbers.' },
   ],
+  notFound: {
+    description: 'The answer to a request under /sim/v1 that matches no path and method of this document.',
+    schema: Type.Intersect([
+      SimErrorSchema,
+      Type.Object({ error: Type.Object({ code: Type.Literal('NOT_FOUND') }) }),
+    ]),
+  },
 };

@@ -34,7 +34,9 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: R
       '201': {
         description: 'The outside leg exists.',
         schema: SimPstnCallCreatedSchema,
-        headers: { Location: { description: 'The new outside call.', schema: Type.String() } },
+        headers: {
+          Location: { description: 'The new outside call.', schema: Type.String(), required: true },
+        },
       },
       '400': refusal('`INVALID_BODY`, `MISSING_FROM`, `MISSING_TO`, `INVALID_<FIELD>`, `INVALID_NUMBER`.'),
       '404': refusal('`NUMBER_NOT_FOUND`: `to` is no DID of any tenant.'),

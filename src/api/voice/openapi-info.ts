@@ -1,4 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import type { ApiDocumentInfo } from '../schema/openapi.js';
+import { PROBLEM_JSON } from './hal/problem.js';
+import { ProblemSchema } from './hal/problem-schema.js';
 
 /** The voice platform REST API's OpenAPI document (/openapi/voice.json). */
 export const VOICE_OPENAPI: ApiDocumentInfo = {
@@ -29,4 +32,12 @@ export const VOICE_OPENAPI: ApiDocumentInfo = {
     { name: 'messages', description: 'Messages to phones.' },
     { name: 'provisioning', description: 'The provisioned world behind the v1 links.' },
   ],
+  notFound: {
+    description: 'The answer to a request under /api that matches no path of this document (`NOT_FOUND`).',
+    contentType: PROBLEM_JSON,
+    schema: Type.Intersect([
+      ProblemSchema,
+      Type.Object({ status: Type.Literal(404), errorCode: Type.Literal('NOT_FOUND') }),
+    ]),
+  },
 };

@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
+import { sha256 } from '../../core/secrets.js';
 import type { Runtime } from '../../server/runtime.js';
 import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
 
-type Credentials = { username: string; secret: string } | null;
+/**
+ * A request's Basic credentials: the header (or the WebSocket subprotocol token made into one),
+ * its digest, which keys the authenticator's cache, and the (not yet verified) username.
+ */
+interface Basic {
+  header: string;
+  digest: string;
+  username: string;
+}
 
 /**
  * Per-request state kept on the request object itself: a WeakMap keyed by short-lived requests
@@ -11,23 +20,32 @@ type Credentials = { username: string; secret: string } | null;
  */
 interface AuthState {
   [PRINCIPAL]?: Principal;
-  [CREDENTIALS]?: Credentials;
+  [BASIC]?: Basic | null;
 }
 const PRINCIPAL = Symbol('voice principal');
-const CREDENTIALS = Symbol('voice credentials');
+const BASIC = Symbol('voice basic credentials');
 const stateOf = (req: FastifyRequest) => req as FastifyRequest & AuthState;
+
+/**
+ * Usernames of Basic headers by digest, so a header seen before costs one digest and no base64
+ * decoding (the limits layer needs the username before authentication). Usernames are not secret.
+ */
+const usernames = new Map<string, string>();
+const USERNAMES_MAX = 50_000;
 
 /** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
 export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
   const auth = authenticatorFor(runtime);
   app.addHook('onRequest', (req, _reply, done) => {
-    const creds = credentialsOf(req);
-    if (!creds) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
+    const basic = basicOf(req);
+    let principal: Principal | null;
     try {
-      stateOf(req)[PRINCIPAL] = auth.authenticate(creds.username, creds.secret, req.ip);
+      principal = basic && auth.authenticateBasic(basic.header, basic.digest, req.ip);
     } catch (e) {
       return done(e as Error);
     }
+    if (!principal) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
+    stateOf(req)[PRINCIPAL] = principal;
     done();
   });
 }
@@ -40,15 +58,15 @@ export function principalOf(req: FastifyRequest): Principal {
 
 /** The limits client of a request: the (unverified) username and the client IP. */
 export function clientKey(req: FastifyRequest): string {
-  return `${credentialsOf(req)?.username ?? ''}\u0000${req.ip}`;
+  return `${basicOf(req)?.username ?? ''}\u0000${req.ip}`;
 }
 
-/** Parsed once per request: the limits layer and the auth hook both need them. */
-function credentialsOf(req: FastifyRequest): Credentials {
+/** Read once per request: the limits layer and the auth hook both need them. */
+function basicOf(req: FastifyRequest): Basic | null {
   const state = stateOf(req);
-  const known = state[CREDENTIALS];
+  const known = state[BASIC];
   if (known !== undefined) return known;
-  return (state[CREDENTIALS] = readCredentials(req));
+  return (state[BASIC] = readBasic(req));
 }
 
 /**
@@ -56,10 +74,24 @@ function credentialsOf(req: FastifyRequest): Credentials {
  * credentials as subprotocols `switchboard, basic.<base64url(username:password)>` (docs/browser-tools.md).
  * The server answers with the first offered protocol, so the credentials are not echoed.
  */
-function readCredentials(req: FastifyRequest): Credentials {
-  const header = parseBasic(req.headers.authorization);
+function readBasic(req: FastifyRequest): Basic | null {
+  const authorization = req.headers.authorization;
+  const header = authorization ? basicFrom(authorization) : null;
   if (header || req.headers.upgrade?.toLowerCase() !== 'websocket') return header;
   const offered = req.headers['sec-websocket-protocol']?.split(',') ?? [];
   const token = offered.map((p) => p.trim()).find((p) => p.startsWith('basic.'));
-  return token ? parseBasic(`Basic ${token.slice('basic.'.length)}`) : null;
+  return token ? basicFrom(`Basic ${token.slice('basic.'.length)}`) : null;
+}
+
+function basicFrom(header: string): Basic | null {
+  const digest = sha256(header);
+  let username = usernames.get(digest);
+  if (username === undefined) {
+    const creds = parseBasic(header);
+    if (!creds) return null;
+    username = creds.username;
+    if (usernames.size >= USERNAMES_MAX) usernames.clear();
+    usernames.set(digest, username);
+  }
+  return { header, digest, username };
 }

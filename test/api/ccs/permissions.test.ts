@@ -135,7 +135,7 @@ const ROWS: Row[] = [
       n: String(22 + i),
       method: 'POST',
       path: 'calls/123456',
-      body: { request, target: '101' },
+      body: { request, target: request === 'wait_redirect' ? ext('501') : '101' },
       allowed: ['100@1001', 404],
       refused: ['101@1001', 'operator'],
     }),
@@ -174,6 +174,30 @@ describe('contact-center permissions and tenant scope', () => {
       }
     });
   }
+
+  test('a caller without the permission gets 403 before the request is validated', async () => {
+    const cases: [Who, string, string, unknown][] = [
+      ['101@1001', 'POST', 'calls/123456', { request: 'nonsense' }],
+      ['101@1001', 'POST', 'calls/not-a-call', { request: 'startSuppression' }],
+      ['101@1001', 'POST', 'calls/123456', { request: 'wait_redirect', target: 'not a uuid' }],
+      ['105@1001', 'GET', 'calls/not-a-call', undefined],
+      ['105@1001', 'GET', 'calls/filter?from_datetime=yesterday', undefined],
+      ['101@1001', 'PUT', `tenants/${ACME}`, { max_agents: 'many' }],
+      ['101@1001', 'POST', `tenants/${ACME}`, { request: 'add_product' }],
+      ['101@1001', 'POST', `tenants/${ACME}/text_count`, { request: 'nope' }],
+      ['operator', 'POST', `tenants/${ACME}/extensions/${ext('101')}`, { request: 'dial' }],
+      ['105@1001', 'POST', 'agent_state', { request: 'updateAgentState' }],
+      ['105@1001', 'POST', `extensions/${ext('102')}`, {}],
+    ];
+    for (const [who, method, path, body] of cases) {
+      const r = await clients.get(who)!.call(method, path, body);
+      assert.equal(r.status, 403, `${who} ${method} ${path}: ${JSON.stringify(r.body)}`);
+      assert.deepEqual(r.body, { success: false, reason: 'Forbidden' });
+    }
+    // With the permission, the same kind of body is a 400 naming the field.
+    const bad = await clients.get('100@1001')!.call('PUT', `tenants/${ACME}`, { max_agents: 'many' });
+    assert.deepEqual(bad, { status: 400, body: { success: false, reason: 'max_agents must be a number' } });
+  });
 
   test('401 without a valid token, exactly', async () => {
     for (const authorization of [undefined, 'Bearer nope', 'Basic YWRtaW46YWRtaW4=']) {

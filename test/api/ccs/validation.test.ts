@@ -58,6 +58,40 @@ describe('contact-center request validation from the documented schemas', () => 
     }
   });
 
+  test('call control: the 400 body has success: true for startSuppression only', async () => {
+    const requests = [
+      'startSuppression',
+      'stopSuppression',
+      'kill',
+      'wait_transfer',
+      'wait_redirect',
+      'wait_kill',
+    ];
+    for (const request of requests) {
+      const r = await acmeAdmin.post('calls/not-a-call', { request, target: ext('501') });
+      assert.equal(r.status, 400, request);
+      assert.deepEqual(
+        r.body,
+        { success: request === 'startSuppression', reason: 'Invalid call id' },
+        request,
+      );
+    }
+  });
+
+  test('wait_redirect target and dial outbound_queue_uuid must be uuids', async () => {
+    const redirect = await acmeAdmin.post('calls/123456', { request: 'wait_redirect', target: 'Support' });
+    assert.deepEqual(redirect, { status: 400, body: { success: false, reason: 'target must be a uuid' } });
+    const dial = await acmeAdmin.post(`tenants/${ACME}/extensions/${ext('101')}`, {
+      request: 'dial',
+      target: '+15550001234',
+      outbound_queue_uuid: 'Outbound Sales',
+    });
+    assert.deepEqual(dial, {
+      status: 400,
+      body: { success: false, reason: 'outbound_queue_uuid must be a uuid' },
+    });
+  });
+
   test('JSON booleans and integers are accepted where the text forms are', async () => {
     const path = `tenants/${ACME}/extensions/${ext('104')}`;
     assert.equal((await acmeAdmin.put(path, { monitor: true, max_chats: 2 })).status, 200);

@@ -247,6 +247,24 @@ describe('navigation', () => {
     const nf = await getJson(s, '/api/v1/nowhere', BOB);
     assert.equal(nf.status, 404);
     assert.equal(nf.body.status, 404);
+    assert.equal(nf.body.errorCode, 'NOT_FOUND');
+  });
+
+  test('path parameters are checked as documented: a tenantId that is not digits is 400 naming it', async () => {
+    for (const path of [
+      '/api/v1/tenants/abc',
+      '/api/v1/tenants/1001x/extensions',
+      '/api/v1/presencestatus/tenants/abc/extensions/101',
+    ]) {
+      const r = await getJson(s, path, OPERATOR);
+      assert.equal(r.status, 400, path);
+      assert.equal(r.body.errorCode, 'INVALID_FIELD', path);
+      assert.deepEqual(r.body.parameters, [{ type: 'field', value: 'tenantId' }], path);
+    }
+    // A well-formed tenant of someone else is still refused for the tenant, not the format.
+    const other = await getJson(s, '/api/v1/tenants/1002', OPERATOR);
+    assert.equal(other.status, 403);
+    assert.equal(other.body.errorCode, 'TENANT_FORBIDDEN');
   });
 
   test('a body over the limit is 413 in problem+json', async () => {

@@ -6,7 +6,7 @@ import {
   parseBasic,
   UnauthorizedError,
 } from '../../../src/api/auth/index.js';
-import { hashSecret } from '../../../src/core/secrets.js';
+import { hashSecret, sha256 } from '../../../src/core/secrets.js';
 import { demoWorld } from '../../../src/directory/demo-world.js';
 import { Directory, type EntityStore } from '../../../src/directory/directory.js';
 import type { Extension } from '../../../src/directory/model.js';
@@ -141,6 +141,25 @@ describe('authenticator', () => {
     assert.throws(() => auth.authenticate('104@1001', 'x', 'ip'), UnauthorizedError);
     assert.throws(() => auth.authenticate('104@1001', 'x', 'ip'), LockedOutError);
     assert.throws(() => auth.authenticate('104@1001', '1234', 'ip'), LockedOutError);
+  });
+
+  test('a Basic header seen before is a lookup that still honours lock-outs and directory changes', async () => {
+    const { auth, directory } = await setup({ lockoutFailures: 3, lockoutWindowMs: 60_000 });
+    const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
+    const header = basic('101@1001:1234');
+    const digest = sha256(header);
+    assert.equal(auth.authenticateBasic('Bearer abc', sha256('Bearer abc'), 'ip'), null);
+    assert.equal(auth.authenticateBasic(header, digest, 'ip')?.ext, '101');
+    assert.equal(auth.authenticateBasic(header, digest, 'ip')?.ext, '101');
+    const wrong = basic('101@1001:9999');
+    assert.throws(() => auth.authenticateBasic(wrong, sha256(wrong), 'ip'), UnauthorizedError);
+    assert.throws(() => auth.authenticateBasic(wrong, sha256(wrong), 'ip'), UnauthorizedError);
+    assert.throws(() => auth.authenticateBasic(wrong, sha256(wrong), 'ip'), LockedOutError);
+    assert.throws(() => auth.authenticateBasic(header, digest, 'ip'), LockedOutError);
+    assert.equal(auth.authenticateBasic(header, digest, 'other ip')?.ext, '101');
+    const ext = directory.extension(1001, '101') as Extension;
+    await directory.put('extension', { ...ext, enabled: false });
+    assert.throws(() => auth.authenticateBasic(header, digest, 'other ip'), UnauthorizedError);
   });
 
   test('parseBasic', () => {

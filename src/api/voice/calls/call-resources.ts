@@ -27,7 +27,11 @@ const CallParams = Type.Object({
   callObserverId: Type.String({ description: 'The callId of a leg, as the call list and events give it.' }),
 });
 const LOCATION = {
-  location: { description: 'The address of the new call (the caller’s leg).', schema: Type.String() },
+  Location: {
+    description: 'The address of the new call (the caller’s leg).',
+    schema: Type.String(),
+    required: true,
+  },
 };
 
 const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
@@ -183,8 +187,9 @@ export const callResources: ResourceDef[] = [
           body: CallRequestBodySchema,
           responses: {
             '200': {
-              description: 'hangupCall answers the Call; every other request an empty body.',
+              description: 'hangupCall answers the Call; every other request answers no body (spec).',
               schema: CallSchema,
+              emptyAllowed: true,
             },
           },
         },

@@ -2,7 +2,7 @@ import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
 import { type Device, EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
-import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, listEntity, type ResourceDef, TenantIdParam } from '../hal/resource.js';
 import { tenantCollectionLinks } from '../provisioning/tenant-resources.js';
 import {
   deviceStateEntity,
@@ -26,7 +26,7 @@ import {
   UserSchema,
 } from './directory-schemas.js';
 
-const TenantId = Type.Integer({ description: 'The tenant id.' });
+const TenantId = TenantIdParam;
 const Extension = Type.String({ description: 'The extension number.' });
 const TenantParams = Type.Object({ tenantId: TenantId });
 const ExtensionParams = Type.Object({ tenantId: TenantId, extension: Extension });

@@ -346,7 +346,9 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
               '200': {
                 description: 'The new, empty set.',
                 schema: SubscriptionSetSchema,
-                headers: { location: { description: 'The new set’s address.', schema: Type.String() } },
+                headers: {
+                  Location: { description: 'The new set’s address.', schema: Type.String(), required: true },
+                },
               },
             },
           },

@@ -6,6 +6,7 @@ import { limitsFor } from '../../limits/index.js';
 import { Type } from '@sinclair/typebox';
 import { PROBLEM_JSON, problem, sendProblem } from '../hal/problem.js';
 import { ProblemSchema } from '../hal/problem-schema.js';
+import { RETRY_AFTER } from '../hal/resource.js';
 import { VOICE_OPENAPI } from '../openapi-info.js';
 import { clientKey, principalOf } from '../request-auth.js';
 import type { VoiceSockets } from './voice-sockets.js';
@@ -87,10 +88,15 @@ function documentEventSocket(runtime: Runtime): void {
       '101': { description: 'Switching to the WebSocket protocol.' },
       '426': {
         ...refused('Not an upgrade request: this address is a WebSocket.'),
-        headers: { upgrade: { description: '`websocket`', schema: Type.Literal('websocket') } },
+        headers: {
+          upgrade: { description: '`websocket`', schema: Type.Literal('websocket'), required: true },
+        },
       },
       '4XX': refused('Bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).'),
-      '503': refused('The server holds its maximum of WebSockets.'),
+      '503': {
+        ...refused('The server holds its maximum of WebSockets, or the server is busy.'),
+        headers: { 'Retry-After': RETRY_AFTER },
+      },
     },
   });
 }

@@ -42,8 +42,13 @@ export class ExpandNode {
 
 const EMPTY = new ExpandNode();
 
+/** The tree of a request without `expand`: the renderer only reads trees, so one is shared. */
+const PLAIN = new ExpandNode();
+PLAIN.expanded = true;
+
 /** Parses every `expand` value of a request into one tree. */
 export function parseExpand(values: readonly string[]): ExpandNode {
+  if (values.length === 0) return PLAIN;
   const root = new ExpandNode();
   root.expanded = true;
   for (const value of values) {

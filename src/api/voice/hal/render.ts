@@ -15,11 +15,14 @@ export function curies(ns: Namespace): Link[] {
       ];
 }
 
+/** Built once: every response carries them, and the rendered body is only serialized. */
+const CURIES: Record<Namespace, Link[]> = { api: curies('api'), v1: curies('v1') };
+
 /** The one HAL renderer: a top-level entity with curies, expanded per the `expand` tree. */
 export function renderHal(entity: Entity, expand: ExpandNode, ns: Namespace): Record<string, unknown> {
   const body = renderEntity(entity, expand, true);
   const links = body._links as Record<string, unknown>;
-  body._links = { ...links, curies: curies(ns) };
+  body._links = { ...links, curies: CURIES[ns] };
   return body;
 }
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TObject, TSchema } from '@sinclair/typebox';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { DomainError, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, allows, inTenant, type Principal } from '../../../core/permissions.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
-import type { ResponseDoc } from '../../schema/openapi.js';
+import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -35,9 +35,9 @@ export type Outcome =
   | { json: unknown; status?: number; location?: string };
 
 /**
- * The verb's entry in the voice OpenAPI document. `body` and `query` also validate the request
- * before the handler runs: a mismatch is a 400 naming the field (MISSING_FIELD / INVALID_FIELD).
- * Every operation also documents the problem+json answers 4XX and 503.
+ * The verb's entry in the voice OpenAPI document. `params`, `body` and `query` also validate the
+ * request before the handler runs: a mismatch is a 400 naming the field (MISSING_FIELD /
+ * INVALID_FIELD). Every operation also documents the problem+json answers 4XX and 503.
  */
 export interface VerbDoc {
   operationId: string;
@@ -121,7 +121,7 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
       // the awaited thenable reply and their microtask turns (seen in the request-path profile).
       // A thrown error reaches the error handler either way.
       handler: (req, reply) => {
-        const ctx = buildCtx(req, deps, vd.rules);
+        const ctx = buildCtx(req, deps, vd.rules, vd.doc?.params);
         if (vd.doc) validateRequest(vd.doc, ctx);
         const outcome = vd.handle(ctx);
         const ns = def.ns ?? 'v1';
@@ -143,11 +143,22 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
   });
 }
 
-function buildCtx(req: FastifyRequest, deps: RegistryDeps, rules: readonly AccessRule[]): Ctx {
+/**
+ * The requester, checked against the verb's rules; then the path parameters against the
+ * documented ones (400 INVALID_FIELD naming the parameter); then the tenant of the path.
+ */
+function buildCtx(
+  req: FastifyRequest,
+  deps: RegistryDeps,
+  rules: readonly AccessRule[],
+  paramsSchema: TObject | undefined,
+): Ctx {
   const principal = deps.principalOf(req);
   if (!allows(principal, rules))
     throw forbidden('FORBIDDEN', 'The requester has no authority for this resource.');
   const params = (req.params ?? {}) as Record<string, string>;
+  const issue = paramsSchema && firstIssue(paramsSchema, params);
+  if (issue) throw fieldError(issue);
   const ctx: Ctx = {
     runtime: deps.runtime,
     principal,
@@ -181,12 +192,15 @@ function document(deps: RegistryDeps, path: string, method: Verb, doc: VerbDoc):
     responses: {
       ...doc.responses,
       '4XX': error('The request was refused: see errorCode and parameters (DESIGN §3.2).'),
-      '503': error('Busy, or the switch is unavailable; retry later.'),
+      '503': {
+        ...error('Busy: the request could not start within the busy delay; retry later.'),
+        headers: { 'Retry-After': RETRY_AFTER },
+      },
     },
   });
 }
 
-/** Checks the body and query against the verb's documented schemas. */
+/** Checks the body and query against the verb's documented schemas (buildCtx checked the path). */
 function validateRequest(doc: VerbDoc, ctx: Ctx): void {
   if (doc.body && (ctx.body !== undefined || (doc.bodyRequired ?? true))) {
     const issue = firstIssue(doc.body, ctx.body ?? {});
@@ -204,10 +218,20 @@ function validateRequest(doc: VerbDoc, ctx: Ctx): void {
   }
 }
 
+/** `Retry-After` of every voice 503 (busy delay, WebSocket maximum). */
+export const RETRY_AFTER: HeaderDoc = {
+  description: 'Seconds to wait before retrying.',
+  schema: Type.Integer({ minimum: 1 }),
+  required: true,
+};
+
 const fieldError = (issue: SchemaIssue) =>
   invalid(issue.missing ? 'MISSING_FIELD' : 'INVALID_FIELD', issue.message, [
     { type: 'field', value: issue.field },
   ]);
+
+/** The `tenantId` path parameter of every voice operation: the tenant's number, as text. */
+export const TenantIdParam = Type.String({ pattern: '^[0-9]+$', description: 'The tenant id (digits).' });
 
 /** Tenant isolation: a requester reaches only its own tenant (an unscoped telco user reaches all). */
 export function checkTenant(runtime: Runtime, p: Principal, raw: string): number {

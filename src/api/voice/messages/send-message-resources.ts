@@ -3,7 +3,7 @@ import { invalid } from '../../../core/errors.js';
 import type { AccessRule } from '../../../core/permissions.js';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { link } from '../hal/links.js';
-import type { Ctx, ResourceDef } from '../hal/resource.js';
+import { type Ctx, type ResourceDef, TenantIdParam } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
 import {
   type AlertSitesBody,
@@ -14,7 +14,7 @@ import {
 } from './send-message-schemas.js';
 
 const SENDERS: AccessRule[] = ['ST:CC', 'TA'];
-const TenantParams = Type.Object({ tenantId: Type.Integer({ description: 'The tenant id.' }) });
+const TenantParams = Type.Object({ tenantId: TenantIdParam });
 
 const sendDoc = (operationId: string, summary: string, body: TSchema) => ({
   operationId,

@@ -1,6 +1,6 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { AccessRule } from '../../../core/permissions.js';
-import type { VerbDoc } from '../hal/resource.js';
+import { TenantIdParam, type VerbDoc } from '../hal/resource.js';
 import { refuseBody } from './body-issues.js';
 import type { CollectionDef, SingletonDef } from './collection.js';
 import {
@@ -64,17 +64,19 @@ const who = (rules: readonly AccessRule[]) => `Allowed to: ${rules.join(', ')}.`
 function pathParams(path: string, idField?: string, record?: string) {
   const props: TProperties = {};
   for (const [, name] of path.matchAll(/:(\w+)/g)) {
+    if (name === 'tenantId') {
+      props[name] = TenantIdParam;
+      continue;
+    }
     props[name!] = Type.String({
       description:
         name === idField
           ? `The ${record} record's ${idField}.`
-          : name === 'tenantId'
-            ? 'The tenant (its tenantId).'
-            : name === 'langCode'
-              ? 'A provisioned language code, e.g. `en`.'
-              : name === 'extension'
-                ? 'An extension number of the tenant.'
-                : `The ${name}.`,
+          : name === 'langCode'
+            ? 'A provisioned language code, e.g. `en`.'
+            : name === 'extension'
+              ? 'An extension number of the tenant.'
+              : `The ${name}.`,
     });
   }
   return Object.keys(props).length ? { params: Type.Object(props) } : {};
@@ -119,7 +121,9 @@ export function collectionDoc(def: CollectionDef, op: CollectionOp): VerbDoc {
           '201': {
             description: `The new ${record} record.`,
             schema: schemas.item,
-            headers: { Location: { description: 'The new record’s address.', schema: Type.String() } },
+            headers: {
+              Location: { description: 'The new record’s address.', schema: Type.String(), required: true },
+            },
           },
         },
       };

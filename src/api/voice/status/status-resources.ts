@@ -7,7 +7,7 @@ import type { SubscriptionSet } from '../events/subscriptions.js';
 import type { VoiceSockets } from '../events/voice-sockets.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema } from '../hal/model.js';
-import { type Ctx, checkTenant, listEntity, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, checkTenant, listEntity, type ResourceDef, TenantIdParam } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { halQuery } from '../hal/hal-schemas.js';
@@ -22,7 +22,7 @@ import {
 
 const WATCHERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
 
-const TenantId = Type.Integer({ description: 'The tenant id.' });
+const TenantId = TenantIdParam;
 const SetParams = Type.Object({
   webSocketId: Type.String({ description: 'The WebSocket that holds the set.' }),
   subscriptionSetId: Type.String({ description: 'The subscription set.' }),
