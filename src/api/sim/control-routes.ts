@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { invalid, notFound } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
-import { refusal, simRoute } from './sim-route.js';
+import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   type SimClock,
   SimClockAdvanceSchema,
@@ -26,10 +26,7 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
       'Tokens, open sockets and their subscription sets stay.',
     tag: 'control',
     responses: { '204': { description: 'Reset.' } },
-    handler: async (_input, _req, reply) => {
-      await runtime.resetToDemo();
-      return reply.code(204).send();
-    },
+    handler: noContent(() => runtime.resetToDemo()),
   });
 
   simRoute(app, runtime, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
-import { refusal, simRoute } from './sim-route.js';
+import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   DeviceParamsSchema,
   SimCallChoiceSchema,
@@ -71,10 +71,7 @@ export async function deviceRoutes(app: FastifyInstance, { runtime }: { runtime:
       '404': refusal('`DEVICE_NOT_FOUND`, `CALL_NOT_FOUND`.'),
       '409': refusal('`NO_ACTIVE_CALL`.'),
     },
-    handler: async ({ params, body }, _req, reply) => {
-      sw.deviceHangup(params.deviceId, body.callObserverId);
-      return reply.code(204).send();
-    },
+    handler: noContent(({ params, body }) => sw.deviceHangup(params.deviceId, body.callObserverId)),
   });
 
   simRoute(app, runtime, {
@@ -110,10 +107,7 @@ export async function deviceRoutes(app: FastifyInstance, { runtime }: { runtime:
       '404': NO_DEVICE,
       '409': refusal('`NO_ACTIVE_CALL`.'),
     },
-    handler: async ({ params, body }, _req, reply) => {
-      sw.deviceDigits(params.deviceId, body.digits);
-      return reply.code(204).send();
-    },
+    handler: noContent(({ params, body }) => sw.deviceDigits(params.deviceId, body.digits)),
   });
 
   for (const registered of [true, false]) {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
-import { refusal, simRoute } from './sim-route.js';
+import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   PstnCallParamsSchema,
   PstnNumberParamsSchema,
@@ -88,10 +88,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: R
       '404': NO_CALL,
       '409': refusal('`CALL_NOT_RINGING`.'),
     },
-    handler: async ({ params }, _req, reply) => {
-      sw.pstnAnswer(params.pstnCallId);
-      return reply.code(204).send();
-    },
+    handler: noContent(({ params }) => sw.pstnAnswer(params.pstnCallId)),
   });
 
   simRoute(app, runtime, {
@@ -102,10 +99,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: R
     tag: 'pstn',
     params: PstnCallParamsSchema,
     responses: { '204': { description: 'Hung up.' }, '404': NO_CALL },
-    handler: async ({ params }, _req, reply) => {
-      sw.pstnHangup(params.pstnCallId);
-      return reply.code(204).send();
-    },
+    handler: noContent(({ params }) => sw.pstnHangup(params.pstnCallId)),
   });
 
   simRoute(app, runtime, {
@@ -122,10 +116,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: R
       '404': NO_CALL,
       '409': refusal('`CALL_NOT_CONNECTED`: the outside call is not answered.'),
     },
-    handler: async ({ params, body }, _req, reply) => {
-      sw.pstnDigits(params.pstnCallId, body.digits);
-      return reply.code(204).send();
-    },
+    handler: noContent(({ params, body }) => sw.pstnDigits(params.pstnCallId, body.digits)),
   });
 
   simRoute(app, runtime, {

@@ -34,6 +34,14 @@ export interface SimRoute<P extends TObject | undefined, B extends TSchema | und
 /** A documented refusal: the error shape, with the codes it can carry named in the description. */
 export const refusal = (description: string): ResponseDoc => ({ description, schema: SimErrorSchema });
 
+/** A handler for an action that answers 204 without a body once `act` is done. */
+export function noContent<I>(act: (input: I) => unknown) {
+  return async (input: I, _req: FastifyRequest, reply: FastifyReply) => {
+    await act(input);
+    return reply.code(204).send();
+  };
+}
+
 const SHARED_RESPONSES: Record<string, ResponseDoc> = {
   '401': {
     ...refusal('`UNAUTHORIZED`: no or wrong Basic credentials.'),

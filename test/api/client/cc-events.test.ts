@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { CcClient, type CcClientOptions, type CcEvent } from '../../../packages/client/src/index.js';
+import { describe, test } from 'node:test';
+import { CcClient, type CcEvent } from '../../../packages/client/src/index.js';
 import { DEMO } from '../../../src/directory/demo-ids.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { sim } from '../ccs/cc-client.js';
-import { dropServerSockets, nextMatching, type ServerSocket, trackSockets, when } from './client-helpers.js';
+import { clientTestBed, dropServerSockets, nextMatching, when } from './client-helpers.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
@@ -27,29 +26,15 @@ function nextEvent(
 }
 
 describe('contact-center events through the client', () => {
-  let s: TestServer;
-  let sockets: ServerSocket[];
-  const open: CcClient[] = [];
-  before(async () => {
-    s = await startTestServer();
-    sockets = trackSockets(s);
-  });
-  after(async () => {
-    for (const c of open) await c.close();
-    await s.stop();
-  });
-  const cc = (username: string, extra: Partial<CcClientOptions> = {}) => {
-    const c = new CcClient({ url: s.httpUrl, username, password: '1234', ...extra });
-    open.push(c);
-    return c;
-  };
+  const bed = clientTestBed(CcClient);
+  const cc = bed.client;
 
   test('connect with the token, subscribe, and both again after the server drops the socket', async () => {
     const acme = cc('100@1001', { socket: { reconnect: FAST_RECONNECT } });
     const stream = await acme.events(['call']);
     const seen: CcEvent[] = [];
     stream.on('event', (e) => seen.push(e));
-    const first = sockets.at(-1)!;
+    const first = bed.sockets.at(-1)!;
     assert.equal(first.path, '/6/v2/sock');
     assert.deepEqual(
       first.received.map((m) => JSON.parse(m).request),
@@ -57,15 +42,19 @@ describe('contact-center events through the client', () => {
     );
 
     const queued = nextEvent(stream, (e) => e.event === 'call_queued', 'call_queued');
-    await sim(s, 'pstn/calls', { from: '+15550001111', to: '+15555550150', callerName: 'First Caller' });
+    await sim(bed.server, 'pstn/calls', {
+      from: '+15550001111',
+      to: '+15555550150',
+      callerName: 'First Caller',
+    });
     const q1 = await queued;
     assert.equal(q1.category, 'call');
     assert.equal(q1.tenant_id, ACME);
 
     const reconnected = when<{ reconnect: boolean }>((done) => stream.on('connected', done), 'reconnect');
-    assert.equal(dropServerSockets(sockets, '/6/v2/sock'), 1);
+    assert.equal(dropServerSockets(bed.sockets, '/6/v2/sock'), 1);
     assert.equal((await reconnected).reconnect, true);
-    const second = sockets.at(-1)!;
+    const second = bed.sockets.at(-1)!;
     assert.notEqual(second, first);
     const [connect, subscribe] = second.received.map((m) => JSON.parse(m));
     assert.equal(connect.request, 'connect');
@@ -80,7 +69,11 @@ describe('contact-center events through the client', () => {
       'call_queued after the reconnect',
     );
     await acme.setAgentState(ext('104'), 'Break');
-    await sim(s, 'pstn/calls', { from: '+15550002222', to: '+15555550150', callerName: 'Second Caller' });
+    await sim(bed.server, 'pstn/calls', {
+      from: '+15550002222',
+      to: '+15555550150',
+      callerName: 'Second Caller',
+    });
     await again;
     await acme.setAgentState(ext('104'), 'Ready');
     assert.ok(
@@ -91,7 +84,7 @@ describe('contact-center events through the client', () => {
   });
 
   test('watch: agents and queues from REST first, then events; read again after a reconnect', async () => {
-    await sim(s, 'reset');
+    await sim(bed.server, 'reset');
     const acme = cc('100@1001', { socket: { reconnect: FAST_RECONNECT } });
     const watch = await acme.watch();
     assert.equal(watch.initial.tenant.uuid, ACME);
@@ -112,7 +105,7 @@ describe('contact-center events through the client', () => {
       ],
     );
     const updates = watch[Symbol.asyncIterator]();
-    await sim(s, 'pstn/calls', { from: '+15550003333', to: '+15555550150' });
+    await sim(bed.server, 'pstn/calls', { from: '+15550003333', to: '+15555550150' });
     const stats = await nextMatching(
       updates,
       (u) => u.type === 'event' && u.event.event === 'queue_statistics',
@@ -130,7 +123,7 @@ describe('contact-center events through the client', () => {
 
     const stream = await acme.events();
     const reconnected = when<unknown>((done) => stream.on('connected', done), 'reconnect');
-    dropServerSockets(sockets, '/6/v2/sock');
+    dropServerSockets(bed.sockets, '/6/v2/sock');
     await reconnected;
     const resync = await nextMatching(updates, (u) => u.type === 'resync', 'resync');
     assert.ok(resync.type === 'resync');
@@ -143,17 +136,11 @@ describe('contact-center events through the client', () => {
 });
 
 describe('contact-center keep-alive against a server with a short idle time-out', () => {
-  let s: TestServer;
-  let sockets: ServerSocket[];
-  before(async () => {
-    s = await startTestServer({ wsIdleMs: 600 });
-    sockets = trackSockets(s);
-  });
-  after(() => s.stop());
+  const bed = clientTestBed(CcClient, { wsIdleMs: 600 });
 
   test('the subscription is repeated within the idle time-out, and the server answers it', async () => {
     const client = new CcClient({
-      url: s.httpUrl,
+      url: bed.server.httpUrl,
       username: '100@1001',
       password: '1234',
       socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600 },
@@ -165,8 +152,8 @@ describe('contact-center keep-alive against a server with a short idle time-out'
       let answers = 0;
       await when<void>((done) => stream.on('keepAlive', () => ++answers === 12 && done()), '12 answers');
       assert.equal(disconnects, 0);
-      assert.equal(sockets.length, 1);
-      const [connect, ...rest] = sockets[0]!.received.map((m) => JSON.parse(m));
+      assert.equal(bed.sockets.length, 1);
+      const [connect, ...rest] = bed.sockets[0]!.received.map((m) => JSON.parse(m));
       assert.equal(connect.request, 'connect');
       assert.ok(rest.length >= 12);
       for (const m of rest)
@@ -178,14 +165,14 @@ describe('contact-center keep-alive against a server with a short idle time-out'
 
   test('a socket that stops answering is closed gracefully and opened again', async () => {
     const client = new CcClient({
-      url: s.httpUrl,
+      url: bed.server.httpUrl,
       username: '101@1001',
       password: '1234',
       socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
     });
     try {
       const stream = await client.events();
-      const side = sockets.at(-1)!;
+      const side = bed.sockets.at(-1)!;
       const attempts: unknown[] = [];
       stream.on('reconnecting', ({ error }) => attempts.push(error));
       const serverClosed = when<{ code: number; reason: string }>(
@@ -199,7 +186,7 @@ describe('contact-center keep-alive against a server with a short idle time-out'
       assert.deepEqual(await reconnected, { reconnect: true });
       // The old socket was gone before the new one connected: no "Too many connections".
       assert.deepEqual(attempts, [undefined]);
-      const fresh = sockets.at(-1)!;
+      const fresh = bed.sockets.at(-1)!;
       assert.notEqual(fresh, side);
       assert.equal(JSON.parse(fresh.received[0]!).request, 'connect');
     } finally {

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { after, before } from 'node:test';
 import type { WebSocket } from 'ws';
-import type { TestServer } from '../../helpers/server.js';
+import type { Config } from '../../../src/server/config.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /** Takes items from an async iterator until one matches (bounded by a real-time limit). */
 export async function nextMatching<T>(
@@ -62,4 +64,51 @@ export function dropServerSockets(sockets: ServerSocket[], path: string): number
   const open = sockets.filter((s) => s.path.startsWith(path) && s.ws.readyState === s.ws.OPEN);
   for (const s of open) s.ws.terminate();
   return open.length;
+}
+
+interface ClientLogin {
+  url: string;
+  username: string;
+  password: string;
+}
+
+/** A server for one `describe` block, the sockets it accepts, and the block's clients. */
+export interface ClientTestBed<O, C> {
+  readonly server: TestServer;
+  readonly sockets: ServerSocket[];
+  /** A client of `username` (password 1234) on the server, closed after the block. */
+  client(username: string, extra?: Partial<O>): C;
+}
+
+/** Starts a server before the block's tests and stops it (and closes the clients) after them. */
+export function clientTestBed<O extends ClientLogin, C extends { close(): Promise<void> }>(
+  Client: new (options: O) => C,
+  config: Partial<Config> = {},
+): ClientTestBed<O, C> {
+  let server: TestServer | undefined;
+  let sockets: ServerSocket[] = [];
+  const open: C[] = [];
+  before(async () => {
+    server = await startTestServer(config);
+    sockets = trackSockets(server);
+  });
+  after(async () => {
+    for (const c of open) await c.close();
+    await server?.stop();
+  });
+  const bed: ClientTestBed<O, C> = {
+    get server() {
+      if (!server) throw new Error('the server starts before the tests');
+      return server;
+    },
+    get sockets() {
+      return sockets;
+    },
+    client: (username, extra = {}) => {
+      const c = new Client({ url: bed.server.httpUrl, username, password: '1234', ...extra } as O);
+      open.push(c);
+      return c;
+    },
+  };
+  return bed;
 }

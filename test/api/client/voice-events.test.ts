@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   type PresenceStatus,
   VOICE_KEEP_ALIVE_TEXT,
   VoiceApiError,
   VoiceClient,
-  type VoiceClientOptions,
   type VoiceUpdate,
 } from '../../../packages/client/src/index.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { dropServerSockets, nextMatching, type ServerSocket, trackSockets, when } from './client-helpers.js';
+import { clientTestBed, dropServerSockets, nextMatching, when } from './client-helpers.js';
 
 const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };
 
@@ -17,22 +15,8 @@ const byAccount = (list: PresenceStatus[]) =>
   Object.fromEntries(list.map((p) => [p.accountId, p.callActivity]));
 
 describe('voice events through the client', () => {
-  let s: TestServer;
-  let sockets: ServerSocket[];
-  const open: VoiceClient[] = [];
-  before(async () => {
-    s = await startTestServer();
-    sockets = trackSockets(s);
-  });
-  after(async () => {
-    for (const c of open) await c.close();
-    await s.stop();
-  });
-  const voice = (username: string, extra: Partial<VoiceClientOptions> = {}) => {
-    const c = new VoiceClient({ url: s.httpUrl, username, password: '1234', ...extra });
-    open.push(c);
-    return c;
-  };
+  const bed = clientTestBed(VoiceClient);
+  const voice = bed.client;
 
   test('watch: the initial state from the status resources, then the events', async () => {
     const alice = voice('100@1001');
@@ -82,7 +66,7 @@ describe('voice events through the client', () => {
       'reconnect',
     );
 
-    assert.equal(dropServerSockets(sockets, '/api/ws'), 1);
+    assert.equal(dropServerSockets(bed.sockets, '/api/ws'), 1);
     const info = await reconnected;
     assert.equal(info.reconnect, true);
     assert.notEqual(info.webSocketId, oldSocket);
@@ -119,17 +103,11 @@ describe('voice events through the client', () => {
 });
 
 describe('voice keep-alive against a server with a short idle time-out', () => {
-  let s: TestServer;
-  let sockets: ServerSocket[];
-  before(async () => {
-    s = await startTestServer({ wsIdleMs: 600 });
-    sockets = trackSockets(s);
-  });
-  after(() => s.stop());
+  const bed = clientTestBed(VoiceClient, { wsIdleMs: 600 });
 
   test('a short text every keepAliveMs, echoed by the server, keeps the socket open', async () => {
     const client = new VoiceClient({
-      url: s.httpUrl,
+      url: bed.server.httpUrl,
       username: '100@1001',
       password: '1234',
       socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600 },
@@ -144,7 +122,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       await when<void>((done) => stream.on('keepAlive', () => ++echoes === 12 && done()), '12 echoes');
       assert.equal(disconnects, 0);
       assert.equal(stream.webSocketId, id);
-      const side = sockets.find((x) => x.headers.authorization?.includes(btoa('100@1001:')))!;
+      const side = bed.sockets.find((x) => x.headers.authorization?.includes(btoa('100@1001:')))!;
       assert.ok(side.received.length >= 12);
       assert.ok(side.received.every((m) => m === VOICE_KEEP_ALIVE_TEXT));
       assert.match(side.headers['user-agent'] ?? '', /^switchboard-client\/\S+ node\/\S+$/);
@@ -155,7 +133,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
 
   test('a dead socket is closed gracefully: the server frees the slot and the new socket is admitted', async () => {
     const client = new VoiceClient({
-      url: s.httpUrl,
+      url: bed.server.httpUrl,
       username: '103@1001',
       password: '1234',
       socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
@@ -163,7 +141,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
     try {
       const stream = await client.events();
       const first = stream.webSocketId;
-      const side = sockets.at(-1)!;
+      const side = bed.sockets.at(-1)!;
       const attempts: unknown[] = [];
       stream.on('reconnecting', ({ error }) => attempts.push(error));
       const serverClosed = when<{ code: number; reason: string }>(
@@ -185,7 +163,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
 
   test('a server that stops reading is detected by the keep-alive, dropped, and the socket reopened', async () => {
     const client = new VoiceClient({
-      url: s.httpUrl,
+      url: bed.server.httpUrl,
       username: '102@1001',
       password: '1234',
       socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, closeTimeoutMs: 50, reconnect: FAST_RECONNECT },
@@ -193,7 +171,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
     try {
       const stream = await client.events();
       const first = stream.webSocketId;
-      const side = sockets.at(-1)!;
+      const side = bed.sockets.at(-1)!;
       assert.equal(side.path, '/api/ws');
       const errors: unknown[] = [];
       stream.on('reconnecting', ({ error }) => errors.push(error));

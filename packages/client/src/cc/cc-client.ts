@@ -1,4 +1,5 @@
 import { HttpTransport, type TransportOptions } from '../http/transport.js';
+import { SharedStream } from '../socket/shared-stream.js';
 import { userAgent } from '../version.js';
 import { CcEventStream, type CcSocketOptions } from './cc-event-stream.js';
 import { ccError, ccRequest } from './cc-http.js';
@@ -48,7 +49,7 @@ export interface CcClientOptions extends CcCredentials {
 export class CcClient {
   readonly transport: HttpTransport;
   readonly tokens: CcTokens;
-  private stream: Promise<CcEventStream> | undefined;
+  private readonly stream = new SharedStream<CcEventStream>((s, forget) => s.on('error', forget));
 
   constructor(private readonly options: CcClientOptions) {
     this.transport =
@@ -196,14 +197,9 @@ export class CcClient {
    * address). `events` narrows it when it opens; `subscribe()` narrows later.
    */
   events(events?: CcEventFilter[]): Promise<CcEventStream> {
-    if (!this.stream) {
-      this.stream = CcEventStream.open(this.transport, this.tokens, { ...this.options.socket, events });
-      this.stream.then(
-        (s) => s.on('error', () => this.forgetStream(s)),
-        () => (this.stream = undefined),
-      );
-    }
-    return this.stream;
+    return this.stream.get(() =>
+      CcEventStream.open(this.transport, this.tokens, { ...this.options.socket, events }),
+    );
   }
 
   /** Agents and queues of a tenant: the state now, then events (and a fresh state after a reconnect). */
@@ -211,15 +207,7 @@ export class CcClient {
     return CcWatch.start(this, await this.events(), options);
   }
 
-  async close(): Promise<void> {
-    const stream = this.stream;
-    this.stream = undefined;
-    if (stream) await (await stream.catch(() => undefined))?.close();
-  }
-
-  private forgetStream(s: CcEventStream): void {
-    void this.stream?.then((current) => {
-      if (current === s) this.stream = undefined;
-    });
+  close(): Promise<void> {
+    return this.stream.close();
   }
 }

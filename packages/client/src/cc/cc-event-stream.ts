@@ -1,16 +1,7 @@
 import { ConnectRefusedError, SwitchboardError } from '../errors.js';
 import type { HttpTransport } from '../http/transport.js';
-import type { BackoffOptions } from '../socket/backoff.js';
+import { ChannelSession, EventSocket, type EventSocketOptions } from '../socket/event-socket.js';
 import { type CloseInfo, FrameChannel, HandshakeError } from '../socket/frame-channel.js';
-import { judgeFailure } from '../socket/judge.js';
-import {
-  DEAD_SOCKET_CLOSE,
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  KeepAlive,
-  keepAliveInterval,
-  type KeepAliveOptions,
-} from '../socket/keep-alive.js';
-import { Reconnector, type Session } from '../socket/reconnector.js';
 import { Listeners } from '../util/listeners.js';
 import type { CcTokens } from './cc-tokens.js';
 import type { CcEvent, CcEventFilter, CcSocketAnswer } from './cc-types.js';
@@ -21,10 +12,7 @@ export const CC_SOCKET_PATH = '/6/v2/sock';
 /** Every category: subscribing to all three is the same as not narrowing. */
 export const ALL_CATEGORIES: CcEventFilter[] = ['agent', 'call', 'inbound_queue'];
 
-export interface CcSocketOptions extends KeepAliveOptions {
-  reconnect?: BackoffOptions;
-  /** Attempts of the first connection when a refusal may pass (default 3). */
-  connectAttempts?: number;
+export interface CcSocketOptions extends EventSocketOptions {
   /** Time allowed for the upgrade and each answer of the handshake (default 10 s). */
   handshakeTimeoutMs?: number;
 }
@@ -41,16 +29,9 @@ export interface CcStreamEvents {
   error(error: unknown): void;
 }
 
-class CcSession implements Session {
+class CcSession extends ChannelSession {
   /** Answers to `subscribe` requests, in the order they were sent. */
   readonly pending: ((answer: CcSocketAnswer) => void)[] = [];
-  constructor(readonly channel: FrameChannel) {}
-  get closed() {
-    return this.channel.closed;
-  }
-  close() {
-    this.channel.close(1000, 'client closed');
-  }
 }
 
 /**
@@ -62,8 +43,7 @@ class CcSession implements Session {
  */
 export class CcEventStream {
   private readonly listeners = new Listeners<CcStreamEvents>();
-  private readonly reconnector: Reconnector<CcSession>;
-  private readonly keepAlive: KeepAlive;
+  private readonly socket: EventSocket<CcSession>;
   /** What the application subscribed to (null: everything its permissions allow). */
   private filter: CcEventFilter[] | null = null;
   /** Event names the server confirmed for the filter; events outside it are not delivered. */
@@ -72,36 +52,17 @@ export class CcEventStream {
   private constructor(
     private readonly transport: HttpTransport,
     private readonly tokens: CcTokens,
-    private readonly options: CcSocketOptions,
+    options: CcSocketOptions,
   ) {
-    this.keepAlive = new KeepAlive(
-      keepAliveInterval(options),
-      () => {
-        const s = this.reconnector.session;
-        if (!s) return;
+    this.socket = new EventSocket(() => this.connect(), options, {
+      sendKeepAlive: (s) =>
         // No answer is left to the liveness check (nothing heard by the next keep-alive).
         this.request(s, this.filter ?? ALL_CATEGORIES).then(
           () => this.listeners.emit('keepAlive'),
           () => {},
-        );
-      },
-      // Closed gracefully first, so the server frees this client's socket before the next one.
-      () =>
-        void this.reconnector.session?.channel.shutdown(
-          DEAD_SOCKET_CLOSE.code,
-          DEAD_SOCKET_CLOSE.reason,
-          this.closeTimeoutMs,
         ),
-    );
-    this.reconnector = new Reconnector(() => this.connect(), judgeFailure, options.reconnect ?? {}, {
-      connected: (_s, reconnect) => {
-        this.keepAlive.start();
-        this.listeners.emit('connected', { reconnect });
-      },
-      disconnected: (info) => {
-        this.keepAlive.stop();
-        this.listeners.emit('disconnected', info);
-      },
+      connected: (_s, reconnect) => this.listeners.emit('connected', { reconnect }),
+      disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
         this.listeners.emit('reconnecting', { attempt, delayMs, error }),
       gaveUp: (error) => this.listeners.emit('error', error),
@@ -115,7 +76,7 @@ export class CcEventStream {
   ): Promise<CcEventStream> {
     const stream = new CcEventStream(transport, tokens, options);
     stream.filter = options.events ?? null;
-    await stream.reconnector.start(options.connectAttempts);
+    await stream.socket.start();
     return stream;
   }
 
@@ -124,7 +85,7 @@ export class CcEventStream {
   }
 
   get connected(): boolean {
-    return this.reconnector.session !== undefined;
+    return this.socket.session !== undefined;
   }
 
   /**
@@ -132,7 +93,7 @@ export class CcEventStream {
    * Resolves with the event names the server confirmed.
    */
   async subscribe(events: CcEventFilter[]): Promise<string[]> {
-    const session = this.reconnector.session;
+    const session = this.socket.session;
     if (!session) throw new SwitchboardError('the contact-center event socket is not connected');
     const answer = await this.request(session, events);
     if (!answer.success) throw new SwitchboardError(`subscribe refused: ${answer.reason}`);
@@ -144,15 +105,8 @@ export class CcEventStream {
    * Stops reconnecting and closes the socket with a closing handshake. Resolves once it is
    * closed (dropped after `closeTimeoutMs`), so a new socket of this client can be opened.
    */
-  async close(): Promise<void> {
-    this.keepAlive.stop();
-    const session = this.reconnector.session;
-    this.reconnector.close();
-    await session?.channel.shutdown(1000, 'client closed', this.closeTimeoutMs);
-  }
-
-  private get closeTimeoutMs(): number {
-    return this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+  close(): Promise<void> {
+    return this.socket.close();
   }
 
   private async connect(): Promise<CcSession> {
@@ -172,13 +126,13 @@ export class CcEventStream {
       }
       return session;
     } catch (e) {
-      await session.channel.shutdown(1000, 'subscribe failed', this.closeTimeoutMs);
+      await session.channel.shutdown(1000, 'subscribe failed', this.socket.closeTimeoutMs);
       throw e;
     }
   }
 
   private async connectOnce(url: string, token: string): Promise<CcSession | Refused> {
-    const timeout = this.options.handshakeTimeoutMs ?? 10_000;
+    const timeout = this.socket.handshakeTimeoutMs;
     const channel = await FrameChannel.open(url, { 'user-agent': this.transport.userAgent }, timeout);
     try {
       channel.send(JSON.stringify({ request: 'connect', token }));
@@ -188,7 +142,7 @@ export class CcEventStream {
       if (!answer.success) {
         if (answer.reason === 'Unauthorized') {
           // Gone before the retry with a renewed token opens the next socket.
-          await channel.shutdown(1000, 'token refused', this.closeTimeoutMs);
+          await channel.shutdown(1000, 'token refused', this.socket.closeTimeoutMs);
           return new Refused(token);
         }
         // "Too many connections": this client's previous socket may not be gone yet.
@@ -198,7 +152,7 @@ export class CcEventStream {
       channel.listen((text) => this.onFrame(session, text));
       return session;
     } catch (e) {
-      await channel.shutdown(1000, 'connect failed', this.closeTimeoutMs);
+      await channel.shutdown(1000, 'connect failed', this.socket.closeTimeoutMs);
       throw e;
     }
   }
@@ -207,7 +161,7 @@ export class CcEventStream {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new HandshakeError('no answer to subscribe')),
-        this.options.handshakeTimeoutMs ?? 10_000,
+        this.socket.handshakeTimeoutMs,
       );
       timer.unref?.();
       session.pending.push((answer) => {
@@ -220,7 +174,7 @@ export class CcEventStream {
   }
 
   private onFrame(session: CcSession, text: string): void {
-    this.keepAlive.heardFromServer();
+    this.socket.keepAlive.heardFromServer();
     let frame: CcEvent | CcSocketAnswer;
     try {
       frame = JSON.parse(text) as CcEvent | CcSocketAnswer;

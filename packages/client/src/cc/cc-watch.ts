@@ -1,5 +1,5 @@
 import { CcApiError, SwitchboardError } from '../errors.js';
-import { AsyncQueue } from '../util/async-queue.js';
+import { WatchQueue, type WatchUpdate } from '../util/watch-queue.js';
 import type { CcClient } from './cc-client.js';
 import type { CcEventStream } from './cc-event-stream.js';
 import type { AgentState, CcEvent, CcLiveCall } from './cc-types.js';
@@ -31,7 +31,7 @@ export interface CcState {
   queues: QueueView[];
 }
 
-export type CcUpdate = { type: 'event'; event: CcEvent } | { type: 'resync'; state: CcState };
+export type CcUpdate = WatchUpdate<CcEvent, CcState>;
 
 /**
  * A tenant's agents and queues: events are received first and held while the state is read
@@ -39,8 +39,10 @@ export type CcUpdate = { type: 'event'; event: CcEvent } | { type: 'resync'; sta
  * state is read again (`resync`), since events were lost meanwhile.
  */
 export class CcWatch implements AsyncIterable<CcUpdate> {
-  private readonly queue = new AsyncQueue<CcUpdate>();
-  private held: CcEvent[] | null = [];
+  private readonly queue = new WatchQueue<CcEvent, CcState>(
+    () => this.readState(),
+    (event) => event.tenant_id === this.initial.tenant.uuid,
+  );
   private readonly off: (() => void)[] = [];
 
   private constructor(
@@ -63,7 +65,7 @@ export class CcWatch implements AsyncIterable<CcUpdate> {
       watch.close();
       throw e;
     }
-    watch.release();
+    watch.queue.release();
     return watch;
   }
 
@@ -78,32 +80,12 @@ export class CcWatch implements AsyncIterable<CcUpdate> {
 
   private listen(): void {
     this.off.push(
-      this.stream.on('event', (event) => {
-        if (this.initial.tenant.uuid && event.tenant_id !== this.initial.tenant.uuid) return;
-        if (this.held) this.held.push(event);
-        else this.queue.push({ type: 'event', event });
-      }),
+      this.stream.on('event', (event) => this.queue.event(event)),
       this.stream.on('connected', ({ reconnect }) => {
-        if (reconnect) void this.resync();
+        if (reconnect) void this.queue.resync();
       }),
       this.stream.on('error', (error) => this.queue.fail(error)),
     );
-  }
-
-  private async resync(): Promise<void> {
-    this.held ??= [];
-    try {
-      this.queue.push({ type: 'resync', state: await this.readState() });
-    } catch (error) {
-      this.queue.fail(error);
-    }
-    this.release();
-  }
-
-  private release(): void {
-    const held = (this.held ?? []).filter((e) => e.tenant_id === this.initial.tenant.uuid);
-    this.held = null;
-    for (const event of held) this.queue.push({ type: 'event', event });
   }
 
   private async readState(): Promise<CcState> {

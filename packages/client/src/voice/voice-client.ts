@@ -1,6 +1,7 @@
 import { embedded, type Hal, props } from '../hal/hal.js';
 import { HttpTransport, type TransportOptions } from '../http/transport.js';
 import type { TemplateVars } from '../http/uri-template.js';
+import { SharedStream } from '../socket/shared-stream.js';
 import { userAgent } from '../version.js';
 import type { SubscriptionSpec } from './subscription-set.js';
 import { VoiceCalls } from './voice-calls.js';
@@ -42,7 +43,9 @@ export class VoiceClient {
   readonly nav: VoiceNavigator;
   readonly calls: VoiceCalls;
   readonly status: VoiceStatus;
-  private stream: Promise<VoiceEventStream> | undefined;
+  private readonly stream = new SharedStream<VoiceEventStream>((s, forget) =>
+    s.on('error', (_e, set) => set === undefined && forget()),
+  );
 
   constructor(private readonly options: VoiceClientOptions) {
     const transport =
@@ -77,14 +80,7 @@ export class VoiceClient {
 
   /** The event socket, opened on first use and shared by every watch. */
   events(): Promise<VoiceEventStream> {
-    if (!this.stream) {
-      this.stream = VoiceEventStream.open(this.http, this.nav, this.options.socket);
-      this.stream.then(
-        (s) => s.on('error', (_e, set) => set === undefined && this.forgetStream(s)),
-        () => (this.stream = undefined),
-      );
-    }
-    return this.stream;
+    return this.stream.get(() => VoiceEventStream.open(this.http, this.nav, this.options.socket));
   }
 
   /**
@@ -98,15 +94,7 @@ export class VoiceClient {
   }
 
   /** Closes the event socket (REST needs no closing). */
-  async close(): Promise<void> {
-    const stream = this.stream;
-    this.stream = undefined;
-    if (stream) await (await stream.catch(() => undefined))?.close();
-  }
-
-  private forgetStream(s: VoiceEventStream): void {
-    void this.stream?.then((current) => {
-      if (current === s) this.stream = undefined;
-    });
+  close(): Promise<void> {
+    return this.stream.close();
   }
 }

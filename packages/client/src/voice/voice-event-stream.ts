@@ -1,30 +1,18 @@
 import { SwitchboardError, VoiceApiError } from '../errors.js';
-import type { BackoffOptions } from '../socket/backoff.js';
+import { ChannelSession, EventSocket, type EventSocketOptions } from '../socket/event-socket.js';
 import {
   type CloseInfo,
   FrameChannel,
   HandshakeError,
   UpgradeRefusedError,
 } from '../socket/frame-channel.js';
-import { judgeFailure } from '../socket/judge.js';
-import {
-  DEAD_SOCKET_CLOSE,
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  KeepAlive,
-  keepAliveInterval,
-  type KeepAliveOptions,
-} from '../socket/keep-alive.js';
-import { Reconnector, type Session } from '../socket/reconnector.js';
 import { Listeners } from '../util/listeners.js';
 import { SubscriptionSet, type SubscriptionSpec } from './subscription-set.js';
 import type { VoiceHttp } from './voice-http.js';
 import type { VoiceNavigator } from './voice-navigator.js';
 import type { Problem, VoiceEvent } from './voice-types.js';
 
-export interface VoiceSocketOptions extends KeepAliveOptions {
-  reconnect?: BackoffOptions;
-  /** Attempts of the first connection when a refusal may pass (default 3). */
-  connectAttempts?: number;
+export interface VoiceSocketOptions extends EventSocketOptions {
   /** Time allowed for the upgrade and the `webSocketId` message (default 10 s). */
   handshakeTimeoutMs?: number;
 }
@@ -45,16 +33,12 @@ export interface VoiceStreamEvents {
 /** The short text sent as keep-alive; the server echoes it (spec: WebSocket states). */
 export const VOICE_KEEP_ALIVE_TEXT = 'keep-alive';
 
-class VoiceSession implements Session {
+class VoiceSession extends ChannelSession {
   constructor(
-    readonly channel: FrameChannel,
+    channel: FrameChannel,
     readonly webSocketId: string,
-  ) {}
-  get closed() {
-    return this.channel.closed;
-  }
-  close() {
-    this.channel.close(1000, 'client closed');
+  ) {
+    super(channel);
   }
 }
 
@@ -68,38 +52,22 @@ class VoiceSession implements Session {
 export class VoiceEventStream {
   private readonly listeners = new Listeners<VoiceStreamEvents>();
   private readonly sets = new Set<SubscriptionSet>();
-  private readonly reconnector: Reconnector<VoiceSession>;
-  private readonly keepAlive: KeepAlive;
+  private readonly socket: EventSocket<VoiceSession>;
   private closedByUser = false;
   private everConnected = false;
 
   private constructor(
     private readonly http: VoiceHttp,
     private readonly nav: VoiceNavigator,
-    private readonly options: VoiceSocketOptions,
+    options: VoiceSocketOptions,
   ) {
-    this.keepAlive = new KeepAlive(
-      keepAliveInterval(options),
-      () => this.reconnector.session?.channel.send(VOICE_KEEP_ALIVE_TEXT),
-      // Closed gracefully, not just dropped: the server frees this client's one socket slot, so
-      // the replacement is not refused with 429 while the old socket still counts.
-      () =>
-        void this.reconnector.session?.channel.shutdown(
-          DEAD_SOCKET_CLOSE.code,
-          DEAD_SOCKET_CLOSE.reason,
-          this.closeTimeoutMs,
-        ),
-    );
-    this.reconnector = new Reconnector(() => this.connect(), judgeFailure, options.reconnect ?? {}, {
+    this.socket = new EventSocket(() => this.connect(), options, {
+      sendKeepAlive: (s) => s.channel.send(VOICE_KEEP_ALIVE_TEXT),
       connected: (s, reconnect) => {
         this.everConnected = true;
-        this.keepAlive.start();
         this.listeners.emit('connected', { webSocketId: s.webSocketId, reconnect });
       },
-      disconnected: (info) => {
-        this.keepAlive.stop();
-        this.listeners.emit('disconnected', info);
-      },
+      disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
         this.listeners.emit('reconnecting', { attempt, delayMs, error }),
       gaveUp: (error) => this.listeners.emit('error', error),
@@ -109,13 +77,13 @@ export class VoiceEventStream {
   /** Opens the socket (first attempt: its failure rejects). */
   static async open(http: VoiceHttp, nav: VoiceNavigator, options: VoiceSocketOptions = {}) {
     const stream = new VoiceEventStream(http, nav, options);
-    await stream.reconnector.start(options.connectAttempts);
+    await stream.socket.start();
     return stream;
   }
 
   /** The current socket's id; undefined while reconnecting. */
   get webSocketId(): string | undefined {
-    return this.reconnector.session?.webSocketId;
+    return this.socket.session?.webSocketId;
   }
 
   on<K extends keyof VoiceStreamEvents>(name: K, listener: VoiceStreamEvents[K]): () => void {
@@ -124,7 +92,7 @@ export class VoiceEventStream {
 
   /** Creates a subscription set on the socket; it is re-created after every reconnect. */
   async subscribe(spec: SubscriptionSpec): Promise<SubscriptionSet> {
-    const session = this.reconnector.session;
+    const session = this.socket.session;
     if (!session) throw new SwitchboardError('the voice event socket is not connected');
     const set = new SubscriptionSet(this.http, this.nav, spec, (s) => this.sets.delete(s));
     this.sets.add(set);
@@ -141,20 +109,13 @@ export class VoiceEventStream {
    * Stops reconnecting and closes the socket with a closing handshake. Resolves once it is
    * closed (dropped after `closeTimeoutMs`), so a new socket of this client can be opened.
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closedByUser = true;
-    this.keepAlive.stop();
-    const session = this.reconnector.session;
-    this.reconnector.close();
-    await session?.channel.shutdown(1000, 'client closed', this.closeTimeoutMs);
+    return this.socket.close();
   }
 
   get closed(): boolean {
     return this.closedByUser;
-  }
-
-  private get closeTimeoutMs(): number {
-    return this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   }
 
   private async connect(): Promise<VoiceSession> {
@@ -163,7 +124,7 @@ export class VoiceEventStream {
     const href = await this.nav.websocketHref();
     const url = new URL(href, this.http.transport.baseUrl + '/');
     url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
-    const timeout = this.options.handshakeTimeoutMs ?? 10_000;
+    const timeout = this.socket.handshakeTimeoutMs;
     let channel: FrameChannel;
     try {
       channel = await FrameChannel.open(url.toString(), this.http.headers, timeout);
@@ -181,7 +142,7 @@ export class VoiceEventStream {
       return session;
     } catch (e) {
       // The next attempt opens a new socket: this one must be gone from the server first.
-      await channel.shutdown(1000, 'handshake failed', this.closeTimeoutMs);
+      await channel.shutdown(1000, 'handshake failed', this.socket.closeTimeoutMs);
       throw e;
     }
   }
@@ -205,7 +166,7 @@ export class VoiceEventStream {
   }
 
   private onFrame(text: string): void {
-    this.keepAlive.heardFromServer();
+    this.socket.keepAlive.heardFromServer();
     if (text === VOICE_KEEP_ALIVE_TEXT) return this.listeners.emit('keepAlive');
     let frame: VoiceEvent;
     try {

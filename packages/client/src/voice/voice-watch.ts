@@ -1,4 +1,4 @@
-import { AsyncQueue } from '../util/async-queue.js';
+import { WatchQueue, type WatchUpdate } from '../util/watch-queue.js';
 import type { SubscriptionSet, SubscriptionSpec } from './subscription-set.js';
 import type { VoiceEventStream } from './voice-event-stream.js';
 import type { ParkLocationStatus, PresenceStatus, VoiceEvent } from './voice-types.js';
@@ -43,10 +43,7 @@ export interface VoiceState {
 const NO_CALLS: WatchedCallsState = { activeCalls: [], callsListed: 'none', callActivity: [] };
 
 /** What a watch yields after its initial state. */
-export type VoiceUpdate =
-  | { type: 'event'; event: VoiceEvent }
-  /** After a reconnect: the state read again (events while disconnected were lost). Replace yours. */
-  | { type: 'resync'; state: VoiceState };
+export type VoiceUpdate = WatchUpdate<VoiceEvent, VoiceState>;
 
 /**
  * Initial state, then events, in the order the spec asks for: subscribe first, then read the
@@ -54,8 +51,7 @@ export type VoiceUpdate =
  * read and the subscription. After a reconnect the same happens again (`resync`).
  */
 export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
-  private readonly queue = new AsyncQueue<VoiceUpdate>();
-  private held: VoiceEvent[] | null = [];
+  private readonly queue = new WatchQueue<VoiceEvent, VoiceState>(() => this.readState());
   private readonly unsubscribe: (() => void)[] = [];
 
   private constructor(
@@ -79,7 +75,7 @@ export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
       await watch.close();
       throw e;
     }
-    watch.release();
+    watch.queue.release();
     return watch;
   }
 
@@ -96,33 +92,14 @@ export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
 
   private listen(): void {
     this.unsubscribe.push(
-      this.set.on('event', (event) => {
-        if (this.held) this.held.push(event);
-        else this.queue.push({ type: 'event', event });
-      }),
+      this.set.on('event', (event) => this.queue.event(event)),
       this.stream.on('connected', ({ reconnect }) => {
-        if (reconnect && !this.set.closed) void this.resync();
+        if (reconnect && !this.set.closed) void this.queue.resync();
       }),
       this.stream.on('error', (error, set) => {
         if (set === undefined || set === this.set) this.queue.fail(error);
       }),
     );
-  }
-
-  private async resync(): Promise<void> {
-    this.held ??= [];
-    try {
-      this.queue.push({ type: 'resync', state: await this.readState() });
-    } catch (error) {
-      this.queue.fail(error);
-    }
-    this.release();
-  }
-
-  private release(): void {
-    const held = this.held ?? [];
-    this.held = null;
-    for (const event of held) this.queue.push({ type: 'event', event });
   }
 
   private async readState(): Promise<VoiceState> {
