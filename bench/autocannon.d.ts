@@ -9,8 +9,10 @@ declare module 'autocannon' {
   }
   interface Histogram {
     average: number;
+    total: number;
     p50: number;
     p99: number;
+    max: number;
   }
   interface Result {
     requests: Histogram;

@@ -27,3 +27,5 @@ app.get('/cached', async (req, reply) => {
 });
 await app.listen({ port: Number(process.argv[2] ?? 0), host: '127.0.0.1' });
 process.stdout.write(`listening ${(app.server.address() as { port: number }).port}\n`);
+// A signal ends the process normally, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));

@@ -1,23 +1,43 @@
-import { startSwitchboard, tempDb, verdict } from './lib.js';
+// Budget (DESIGN §7): cold start to listening, with the demo world, from a built tree: <= 1.5 s.
+// Measured from spawning `node dist/cli/main.js serve` (pinned to core 0) to its "listening" line:
+// once on an empty database (the demo world is seeded), then restarts on that database.
+import { fmt, median, Report, startSwitchboard, tempDb } from './lib.js';
+
+const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 7);
+const BUDGET_MS = 1500;
+
+const report = new Report('cold-start');
 
 async function once(db: string): Promise<number> {
   const t0 = performance.now();
-  const { child, port } = await startSwitchboard(db);
+  const sb = await startSwitchboard(db);
   const ms = performance.now() - t0;
-  const ok = (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  if (!ok) throw new Error('healthz failed');
+  const health = await fetch(`http://127.0.0.1:${sb.port}/healthz`);
+  await sb.stop();
+  if (health.status !== 200) throw new Error(`healthz answered ${health.status}`);
   return ms;
 }
 
+const firsts: number[] = [];
+for (let i = 0; i < 3; i++) firsts.push(await once(tempDb('cold')));
 const db = tempDb('cold');
-const first = await once(db);
-const runs: number[] = [];
-for (let i = 0; i < 5; i++) runs.push(await once(db));
-runs.sort((a, b) => a - b);
-const median = runs[2];
-console.log(`first start (empty database, seeding): ${first.toFixed(0)} ms`);
-console.log(
-  `restart on existing database: median ${median.toFixed(0)} ms (min ${runs[0].toFixed(0)}, max ${runs[4].toFixed(0)})  budget 1500 ms  ${verdict(median <= 1500)}`,
-);
+await once(db);
+const restarts: number[] = [];
+for (let i = 0; i < RESTARTS; i++) restarts.push(await once(db));
+
+const range = (xs: number[]) => `min ${fmt(Math.min(...xs))}, max ${fmt(Math.max(...xs))}`;
+report.figure('firstStartMs', firsts);
+report.figure('restartMs', restarts);
+report.check({
+  what: 'first start: empty database, demo world seeded',
+  measured: `median ${fmt(median(firsts))} ms (${range(firsts)}, ${firsts.length} runs)`,
+  budget: `<= ${fmt(BUDGET_MS)} ms`,
+  pass: median(firsts) <= BUDGET_MS,
+});
+report.check({
+  what: 'restart on the demo-world database',
+  measured: `median ${fmt(median(restarts))} ms (${range(restarts)}, ${restarts.length} runs)`,
+  budget: `<= ${fmt(BUDGET_MS)} ms`,
+  pass: median(restarts) <= BUDGET_MS,
+});
+report.finish();

@@ -1,28 +1,65 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 
 export const ROOT = resolve(import.meta.dirname, '..');
+export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
-/** Starts a child process that prints `listening <port>` and answers its port. */
-export function startChild(
-  args: string[],
-  match = /listening (?:on http:\/\/127\.0\.0\.1:)?(\d+)/,
-): Promise<{
+// ---- cores ------------------------------------------------------------------------------
+// Servers run on core 0, the load generator (the benchmark process) on core 1, so neither
+// steals the other's CPU. Without two cores or `taskset` (util-linux) nothing is pinned.
+
+export const SERVER_CORE = 0;
+export const CLIENT_CORE = 1;
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const PINNING = cpus().length >= 2 && hasTaskset();
+
+/** Pins this process (the load generator) to its own core. */
+export function pinSelf(core = CLIENT_CORE): void {
+  if (PINNING) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** `node <args>`, on `core` when pinning is possible. */
+function spawnNode(args: string[], core: number | undefined): ChildProcess {
+  const opts = { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
+  return PINNING && core !== undefined
+    ? spawn('taskset', ['-c', String(core), process.execPath, ...args], opts)
+    : spawn(process.execPath, args, opts);
+}
+
+export interface Child {
   child: ChildProcess;
   port: number;
-}> {
+  /** CPU time (user + system) the child has used so far, in microseconds. */
+  cpuMicros(): number;
+  rssKiB(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts a child process that prints `listening <port>` and answers its port. */
+export function startChild(args: string[], opts: { core?: number; match?: RegExp } = {}): Promise<Child> {
+  const match = opts.match ?? /listening (?:on http:\/\/127\.0\.0\.1:)?(\d+)/;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnNode(args, opts.core);
     let out = '';
     const onData = (d: Buffer) => {
       out += d;
       const m = match.exec(out);
       if (m) {
         child.stdout!.off('data', onData);
-        done({ child, port: Number(m[1]) });
+        child.stdout!.resume();
+        done(handle(child, Number(m[1])));
       }
     };
     child.stdout!.on('data', onData);
@@ -31,12 +68,54 @@ export function startChild(
   });
 }
 
+function handle(child: ChildProcess, port: number): Child {
+  // `taskset -c` execs node, so the child's pid is node's.
+  const pid = child.pid!;
+  const tick = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+  return {
+    child,
+    port,
+    cpuMicros() {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * tick;
+    },
+    rssKiB() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return Number(m?.[1] ?? 0);
+    },
+    stop() {
+      if (child.exitCode !== null) return Promise.resolve();
+      child.removeAllListeners('exit');
+      return new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+/** A fresh temporary SQLite file for one benchmark run. */
+export const tempDb = (name: string) => join(mkdtempSync(join(tmpdir(), `sb-bench-${name}-`)), 'bench.db');
+
+/** Starts the built server (`dist/`) on a free port with warn-level logs and the given flags. */
+export function startSwitchboard(db: string, flags: string[] = [], core: number | undefined = SERVER_CORE) {
+  return startChild(
+    ['dist/cli/main.js', 'serve', '--port', '0', '--db', db, '--log-level', 'warn', ...flags],
+    { core },
+  );
+}
+
+// ---- HTTP load --------------------------------------------------------------------------
+
 export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  max: number;
   errors: number;
   non2xx: number;
+  /** Server CPU microseconds per request, when the server was given. */
+  cpuPerRequest?: number;
 }
 
 export async function load(opts: {
@@ -45,7 +124,9 @@ export async function load(opts: {
   connections: number;
   durationS: number;
   rate?: number;
+  server?: Child;
 }): Promise<LoadResult> {
+  const cpu0 = opts.server?.cpuMicros();
   const r = await autocannon({
     url: opts.url,
     headers: opts.headers,
@@ -53,35 +134,129 @@ export async function load(opts: {
     duration: opts.durationS,
     overallRate: opts.rate,
   });
+  const total = r.requests.total;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
+    max: r.latency.max,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    ...(opts.server && total > 0 ? { cpuPerRequest: (opts.server.cpuMicros() - cpu0!) / total } : {}),
   };
 }
 
 export const basicHeader = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
 
-export function verdict(ok: boolean): string {
-  return ok ? 'PASS' : 'FAIL';
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-/** A fresh temporary SQLite file for one benchmark run. */
-export const tempDb = (name: string) => join(mkdtempSync(join(tmpdir(), `sb-bench-${name}-`)), 'bench.db');
+export const median = (xs: readonly number[]) => percentile(xs, 50);
 
-/** Starts the built server (`dist/`) on a free port with warn-level logs and the given flags. */
-export function startSwitchboard(db: string, flags: string[] = []) {
-  return startChild([
-    'dist/cli/main.js',
-    'serve',
-    '--port',
-    '0',
-    '--db',
-    db,
-    '--log-level',
-    'warn',
-    ...flags,
-  ]);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- report -----------------------------------------------------------------------------
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  node: string;
+  platform: string;
+  pinned: boolean;
 }
+
+export function machine(): Machine {
+  return {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    pinned: PINNING,
+  };
+}
+
+export interface Check {
+  what: string;
+  measured: string;
+  budget: string;
+  pass: boolean;
+  /** The bare reference measured in the same run, where there is one. */
+  reference?: string;
+}
+
+/**
+ * One benchmark's results: checks against the DESIGN §7 budgets, printed as a table and written
+ * to bench/results/<name>.json. `finish()` exits non-zero when a budget is missed.
+ */
+export class Report {
+  private readonly checks: Check[] = [];
+  private readonly figures: Record<string, unknown> = {};
+  private readonly started = new Date();
+  private readonly loadBefore = loadavg();
+
+  constructor(readonly name: string) {
+    pinSelf();
+    const [one] = this.loadBefore;
+    console.log(
+      `${name}: ${machine().cpu}, ${machine().cores} cores, node ${process.version}, ` +
+        `load average ${one.toFixed(2)}${PINNING ? '' : ' (not pinned: needs 2 cores and taskset)'}`,
+    );
+  }
+
+  /** A budget from DESIGN §7. */
+  check(c: Check): void {
+    this.checks.push(c);
+  }
+
+  /** Raw figures for the JSON file. */
+  figure(key: string, value: unknown): void {
+    this.figures[key] = value;
+  }
+
+  /** Prints the table, writes the JSON file and exits: 1 when any budget was missed. */
+  finish(): never {
+    const rows = this.checks.map((c) => [
+      c.what,
+      c.measured,
+      c.reference ?? '',
+      c.budget,
+      c.pass ? 'PASS' : 'FAIL',
+    ]);
+    printTable(['what', 'measured', 'reference (same run)', 'budget', 'verdict'], rows);
+    const pass = this.checks.every((c) => c.pass);
+    const result = {
+      benchmark: this.name,
+      date: this.started.toISOString(),
+      durationS: Math.round((Date.now() - this.started.getTime()) / 1000),
+      machine: machine(),
+      loadAverage: { before: this.loadBefore, after: loadavg() },
+      pass,
+      checks: this.checks,
+      figures: this.figures,
+    };
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const file = join(RESULTS_DIR, `${this.name}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(
+      `load average before ${fmtLoad(this.loadBefore)}, after ${fmtLoad(loadavg())}; results in ${file}`,
+    );
+    console.log(pass ? 'all budgets met' : 'BUDGET MISSED');
+    process.exit(pass ? 0 : 1);
+  }
+}
+
+const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+
+export function printTable(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -1,5 +1,5 @@
 // Plain `ws` references (DESIGN §7), in their own process:
-//   POST /op?to=<i>      sends one small JSON frame to socket i
+//   POST /op?to=<i>&seq=<n> sends one small JSON frame carrying n to socket i
 //   POST /broadcast?n=<k> sends k frames of ~300 bytes to every socket
 import { createServer } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -19,7 +19,7 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     if (url.pathname === '/op') {
       sockets[Number(url.searchParams.get('to') ?? 0)]?.send(
-        JSON.stringify({ event: 'hold', callId: 1, at: Date.now() }),
+        JSON.stringify({ event: 'hold', callId: Number(url.searchParams.get('seq') ?? 0), at: Date.now() }),
       );
     } else if (url.pathname === '/broadcast') {
       const n = Number(url.searchParams.get('n') ?? 1);
@@ -32,3 +32,5 @@ server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head,
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`);
 });
+// A signal ends the process normally, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));

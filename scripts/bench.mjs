@@ -1,20 +1,31 @@
 #!/usr/bin/env node
-// `npm run bench [name]`: builds, then runs every bench/*.bench.ts (or those whose name contains the argument).
+// `npm run bench [name...]`: builds, then runs every bench/<name>.bench.ts (or only those named:
+// rest, voice-events, cc-fanout, engine, cold-start). Each prints a table, writes
+// bench/results/<name>.json and exits non-zero when it misses a budget of DESIGN §7.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-const filter = process.argv[2] ?? '';
+const all = readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.slice(0, -'.bench.ts'.length))
+  .sort();
+const asked = process.argv.slice(2);
+const unknown = asked.filter((n) => !all.includes(n));
+if (unknown.length) {
+  console.error(`unknown benchmark ${unknown.join(', ')} (known: ${all.join(', ')})`);
+  process.exit(2);
+}
 const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const files = readdirSync('bench')
-  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
-  .sort();
-let failed = 0;
-for (const f of files) {
-  console.log(`\n=== ${f} ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${f}`], { stdio: 'inherit' });
-  if (r.status !== 0) failed++;
+const failed = [];
+for (const name of asked.length ? asked : all) {
+  console.log(`\n=== ${name} ===`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${name}.bench.ts`], { stdio: 'inherit' });
+  if (r.status !== 0) failed.push(name);
 }
-process.exit(failed ? 1 : 0);
+console.log(
+  failed.length ? `\nbudget missed or failed: ${failed.join(', ')}` : '\nevery benchmark met its budgets',
+);
+process.exit(failed.length ? 1 : 0);

@@ -19,14 +19,17 @@ import { extensionKey } from './model.js';
 /** Created-on instant of every demo record, fixed so resets are reproducible. */
 const DEMO_CREATED = Date.UTC(2026, 0, 1, 8, 0, 0);
 
-/** scrypt is slow by design; one hash per (entity, secret) is enough for the life of a process. */
+/**
+ * scrypt is slow by design (about 50 ms a hash), and it was a third of a first start. The demo
+ * secrets are public (the banner prints them), so the records sharing one get the same salted
+ * hash, made once per process; a PIN provisioned later is hashed with its own salt as always.
+ */
 const hashMemo = new Map<string, string>();
-function memoHash(key: string, secret: string): string {
-  const k = `${key}\u0000${secret}`;
-  let h = hashMemo.get(k);
+function memoHash(_key: string, secret: string): string {
+  let h = hashMemo.get(secret);
   if (!h) {
     h = hashSecret(secret);
-    hashMemo.set(k, h);
+    hashMemo.set(secret, h);
   }
   return h;
 }

@@ -6,7 +6,7 @@ import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
 import { healthRoutes } from './health.js';
-import { requestLoggerFactory } from './request-logger.js';
+import { RequestLogController, requestLoggerFactory } from './request-logger.js';
 import type { Runtime } from './runtime.js';
 import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
@@ -24,6 +24,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: runtime.log as FastifyBaseLogger,
     childLoggerFactory: requestLoggerFactory,
+    logController: new RequestLogController(runtime.log),
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -72,4 +72,27 @@ export function requestLoggerFactory(
 function hasKeys(o: object): boolean {
   for (const _ in o) return true;
   return false;
+}
+
+/**
+ * Fastify's lines for every request ("incoming request", "request completed") are `info`. Below
+ * that level they are skipped before their objects and the response-time clock read are built;
+ * an errored request is still logged at `error`, and every other Fastify line is unchanged.
+ */
+export class RequestLogController extends LogController {
+  constructor(private readonly log: Pick<Logger, 'isLevelEnabled'>) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.log.isLevelEnabled('info')) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error || this.log.isLevelEnabled('info')) super.requestCompleted(error, request, reply);
+  }
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
-import { requestLoggerFactory } from '../../../src/server/request-logger.js';
+import { RequestLogController, requestLoggerFactory } from '../../../src/server/request-logger.js';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -59,6 +59,30 @@ describe('request logger', () => {
     assert.deepEqual(
       lines.map((l) => [l.reqId, l.msg]),
       [['r-3', 'shown at the route level']],
+    );
+  });
+
+  test('per-request lines are skipped below info; an errored request is still logged', () => {
+    const { log, lines } = capture('warn');
+    const controller = new RequestLogController(log as never);
+    const reqLog = requestLoggerFactory(log, { reqId: 'r-4' }, {});
+    const request = { log: reqLog, raw: {} } as unknown as FastifyRequest;
+    const reply = { log: reqLog, statusCode: 500, elapsedTime: 1 } as unknown as FastifyReply;
+    controller.incomingRequest(request, reply);
+    controller.requestCompleted(null, request, reply);
+    assert.equal(lines.length, 0);
+    controller.requestCompleted(new Error('boom'), request, reply);
+    assert.deepEqual(
+      lines.map((l) => [l.reqId, l.msg, l.level]),
+      [['r-4', 'request errored', 50]],
+    );
+    const verbose = capture('info');
+    const chatty = new RequestLogController(verbose.log as never);
+    const infoLog = requestLoggerFactory(verbose.log, { reqId: 'r-5' }, {});
+    chatty.incomingRequest({ log: infoLog, raw: {} } as unknown as FastifyRequest, reply);
+    assert.deepEqual(
+      verbose.lines.map((l) => [l.reqId, l.msg]),
+      [['r-5', 'incoming request']],
     );
   });
 });

@@ -21,8 +21,11 @@ const CURIES: Record<Namespace, Link[]> = { api: curies('api'), v1: curies('v1')
 /** The one HAL renderer: a top-level entity with curies, expanded per the `expand` tree. */
 export function renderHal(entity: Entity, expand: ExpandNode, ns: Namespace): Record<string, unknown> {
   const body = renderEntity(entity, expand, true);
-  const links = body._links as Record<string, unknown>;
-  body._links = { ...links, curies: CURIES[ns] };
+  // Not `{ ...links, curies }`: V8 gave that literal a fresh hidden class on every request.
+  const links: Record<string, unknown> = {};
+  Object.assign(links, body._links);
+  links.curies = CURIES[ns];
+  body._links = links;
   return body;
 }
 

@@ -1,6 +1,6 @@
 // Budget (DESIGN §7): the switch engine alone, in process, one core:
 //   make + answer + hang up >= 20,000 calls/s; 100,000 concurrent calls in <= 1.5 GiB.
-// Run: npx tsx bench/switch-engine.bench.ts   (stops by itself; prints figures and PASS/FAIL)
+// This process is pinned to one core; it stops by itself in well under two minutes.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Clock, TimerHandle } from '../src/core/clock.js';
@@ -9,12 +9,14 @@ import { Directory, type EntityStore } from '../src/directory/directory.js';
 import type { Device, Extension, StoredEntity, Tenant } from '../src/directory/model.js';
 import { Switch } from '../src/switch/switch.js';
 import type { SwitchEvent } from '../src/switch/types.js';
+import { fmt, median, Report } from './lib.js';
 
 const USERS = 20_000;
 const THROUGHPUT_CALLS = 100_000;
 const CONCURRENT_CALLS = 100_000;
 const TENANT = 1001;
 
+const report = new Report('engine');
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
@@ -143,17 +145,20 @@ function throughput(calls: number): { wall: number; cpu: number } {
   return { wall: calls / wallS, cpu: calls / ((c.user + c.system) / 1e6) };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en');
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 throughput(20_000);
 const rounds = [throughput(THROUGHPUT_CALLS), throughput(THROUGHPUT_CALLS), throughput(THROUGHPUT_CALLS)];
 if (sw.legs(TENANT).length !== 0) throw new Error('calls left over after the throughput run');
 const cpuRate = median(rounds.map((r) => r.cpu));
-console.log(
-  `make + answer + hang up: median ${fmt(cpuRate)} calls per CPU-second ` +
-    `(rounds ${rounds.map((r) => fmt(r.cpu)).join(', ')}; wall clock ${fmt(median(rounds.map((r) => r.wall)))} calls/s; ` +
-    `${(events / records).toFixed(1)} events per call)  budget 20,000 calls/s  ${cpuRate >= 20_000 ? 'PASS' : 'FAIL'}`,
-);
+const wallRate = median(rounds.map((r) => r.wall));
+report.figure('throughput', { rounds, eventsPerCall: events / records });
+report.check({
+  what: 'make + answer + hang up, in process',
+  measured:
+    `${fmt(cpuRate)} calls per CPU-second (median of ${rounds.map((r) => fmt(r.cpu)).join(', ')}; ` +
+    `wall clock ${fmt(wallRate)}/s; ${(events / records).toFixed(1)} events per call)`,
+  budget: '>= 20,000 calls/s',
+  pass: cpuRate >= 20_000,
+});
 
 gc();
 const base = process.memoryUsage();
@@ -171,10 +176,20 @@ if (connected !== CONCURRENT_CALLS * 2)
   throw new Error(`expected ${CONCURRENT_CALLS * 2} connected legs, got ${connected}`);
 const mib = (n: number) => n / 1024 / 1024;
 const heapDelta = loaded.heapUsed - base.heapUsed;
-console.log(
-  `${CONCURRENT_CALLS.toLocaleString('en')} concurrent connected calls (${connected.toLocaleString('en')} legs): ` +
-    `heap +${mib(heapDelta).toFixed(0)} MiB (${(heapDelta / CONCURRENT_CALLS / 1024).toFixed(2)} KiB per call), ` +
-    `process RSS ${mib(loaded.rss).toFixed(0)} MiB  budget 1536 MiB  ${loaded.rss <= 1536 * 1024 * 1024 ? 'PASS' : 'FAIL'}`,
-);
+report.figure('concurrent', {
+  calls: CONCURRENT_CALLS,
+  legs: connected,
+  heapDeltaBytes: heapDelta,
+  rssBytes: loaded.rss,
+});
+report.check({
+  what: `${fmt(CONCURRENT_CALLS)} concurrent connected calls (${fmt(connected)} legs)`,
+  measured:
+    `process RSS ${fmt(mib(loaded.rss))} MiB; heap +${fmt(mib(heapDelta))} MiB ` +
+    `(${(heapDelta / CONCURRENT_CALLS / 1024).toFixed(2)} KiB per call)`,
+  budget: '<= 1.5 GiB',
+  pass: loaded.rss <= 1536 * 1024 * 1024,
+});
 for (const id of callers) sw.callRequest({ tenantId: TENANT, callObserverId: id, request: 'hangupCall' });
 if (sw.legs(TENANT).length !== 0) throw new Error('calls left over after the concurrency run');
+report.finish();

@@ -1,0 +1,184 @@
+// REST budgets (DESIGN §7), against the bare references run interleaved in the same session:
+//   authenticated GET /api/v1/calls (Basic) and contact-center GET .../agent_state (Bearer):
+//   >= 75% of the req/s of the minimal cached-auth 1 KB JSON route; p99 <= 10 ms at half that load.
+// Servers run on core 0, autocannon (this process) on core 1.
+import {
+  basicHeader,
+  type Child,
+  fmt,
+  load,
+  type LoadResult,
+  median,
+  Report,
+  SERVER_CORE,
+  sleep,
+  startChild,
+  startSwitchboard,
+  tempDb,
+} from './lib.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CONNECTIONS = 10;
+const RATIO = 0.75;
+const P99_MS = 10;
+
+const report = new Report('rest');
+const base = await startChild(['--import', 'tsx', 'bench/baseline-server.ts', '0'], { core: SERVER_CORE });
+const sb = await startSwitchboard(tempDb('rest'), ['--limit-per-client', '1000', '--limit-inflight', '1000']);
+const sbUrl = `http://127.0.0.1:${sb.port}`;
+const bob = basicHeader('101@1001:1234');
+
+async function post(path: string, body: unknown, authorization?: string): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (authorization) headers.authorization = authorization;
+  return fetch(`${sbUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+// The voice list does the reference's work class: cached Basic auth and about 1 KB of JSON,
+// which is 101's five answered calls.
+const CALLED = ['102', '103', '104', '105', '150'];
+for (const to of CALLED) {
+  const r = await post('/api/v1/calls', { from: '101@1001', to }, bob);
+  if (r.status !== 201) throw new Error(`makeCall to ${to} answered ${r.status}: ${await r.text()}`);
+}
+await sleep(300);
+for (const d of CALLED) await post(`/sim/v1/devices/ph1001-${d}/answer`, {}, basicHeader('admin:admin'));
+const token = (
+  (await (
+    await post('/6/v2/api/oauth/token', { grant_type: 'password', username: '101@1001', password: '1234' })
+  ).json()) as { access_token: string }
+).access_token;
+
+interface Target {
+  key: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  server: Child;
+  bytes?: number;
+}
+const ref: Target = {
+  key: 'cached',
+  name: 'reference: cached Basic auth, 1 KB JSON',
+  url: `http://127.0.0.1:${base.port}/cached`,
+  headers: { authorization: bob },
+  server: base,
+};
+const targets: Target[] = [
+  {
+    key: 'hello',
+    name: 'reference: Fastify hello-world',
+    url: `http://127.0.0.1:${base.port}/hello`,
+    headers: {},
+    server: base,
+  },
+  ref,
+  {
+    key: 'calls',
+    name: 'GET /api/v1/calls (Basic)',
+    url: `${sbUrl}/api/v1/calls`,
+    headers: { authorization: bob },
+    server: sb,
+  },
+  {
+    key: 'agentState',
+    name: 'GET agent_state (Bearer)',
+    url:
+      `${sbUrl}/6/v2/api/tenants/5b0a0001-0000-4000-8000-000000001001` +
+      '/extensions/5b0a0002-0000-4000-8000-000010010101/agent_state',
+    headers: { authorization: `Bearer ${token}` },
+    server: sb,
+  },
+];
+const measured = targets.filter((t) => t.server === sb);
+
+for (const t of targets) {
+  const r = await fetch(t.url, { headers: t.headers });
+  t.bytes = (await r.arrayBuffer()).byteLength;
+  if (r.status !== 200) throw new Error(`${t.name} answers ${r.status}`);
+}
+
+// Warm-up, then rounds that interleave every target. A target's best round is its capacity and
+// is what the budget judges (noise from other processes only ever lowers a round); the median
+// ratio and the server's CPU time per request are printed beside it.
+for (const t of targets)
+  await load({ url: t.url, headers: t.headers, connections: CONNECTIONS, durationS: 2 });
+const runs = new Map<string, LoadResult[]>();
+let failed = 0;
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const t of targets) {
+    const r = await load({ ...t, connections: CONNECTIONS, durationS: DURATION_S });
+    failed += r.errors + r.non2xx;
+    runs.set(t.key, [...(runs.get(t.key) ?? []), r]);
+    console.log(
+      `round ${round}  ${t.name.padEnd(42)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+        `server CPU ${r.cpuPerRequest?.toFixed(1)} µs/req${r.errors + r.non2xx ? `  ${r.errors} errors ${r.non2xx} non-2xx` : ''}`,
+    );
+  }
+}
+const best = (key: string) => runs.get(key)!.reduce((a, b) => (b.rps > a.rps ? b : a));
+const medianRps = (key: string) => median(runs.get(key)!.map((r) => r.rps));
+const cpuMedian = (key: string) => median(runs.get(key)!.map((r) => r.cpuPerRequest ?? Number.NaN));
+const refBest = best(ref.key);
+
+// p99 at half the reference's load.
+const half = Math.round(refBest.rps / 2);
+const halfLoad = new Map<string, LoadResult>();
+for (const t of measured) {
+  const r = await load({ ...t, connections: CONNECTIONS, durationS: DURATION_S, rate: half });
+  failed += r.errors + r.non2xx;
+  halfLoad.set(t.key, r);
+}
+
+for (const t of targets) {
+  report.figure(t.key, {
+    name: t.name,
+    responseBytes: t.bytes,
+    rounds: runs.get(t.key),
+    best: best(t.key),
+    medianServerCpuMicrosPerRequest: cpuMedian(t.key),
+    ...(halfLoad.has(t.key) ? { halfReferenceLoad: halfLoad.get(t.key) } : {}),
+  });
+}
+const refText =
+  `${fmt(refBest.rps)} req/s, p50 ${refBest.p50} ms, p99 ${refBest.p99} ms ` +
+  `(server CPU ${cpuMedian(ref.key).toFixed(1)} µs/req, ${ref.bytes} B)`;
+report.check({
+  what: 'reference: Fastify hello-world',
+  measured: `${fmt(best('hello').rps)} req/s, p50 ${best('hello').p50} ms, p99 ${best('hello').p99} ms`,
+  budget: '(reference)',
+  pass: true,
+});
+for (const t of measured) {
+  const b = best(t.key);
+  const ratio = b.rps / refBest.rps;
+  const medianRatio = medianRps(t.key) / medianRps(ref.key);
+  const cpuRatio = cpuMedian(ref.key) / cpuMedian(t.key);
+  report.check({
+    what: `${t.name}, ${t.bytes} B`,
+    measured:
+      `${fmt(b.rps)} req/s = ${ratio.toFixed(2)} of reference (medians ${medianRatio.toFixed(2)}), ` +
+      `p50 ${b.p50} ms, p99 ${b.p99} ms (server CPU ${cpuMedian(t.key).toFixed(1)} µs/req = ${cpuRatio.toFixed(2)})`,
+    reference: refText,
+    budget: `>= ${RATIO} of reference req/s`,
+    pass: ratio >= RATIO,
+  });
+}
+for (const t of measured) {
+  const r = halfLoad.get(t.key)!;
+  report.check({
+    what: `${t.name} at half the reference load (${fmt(half)} req/s)`,
+    measured: `${fmt(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`,
+    budget: `p99 <= ${P99_MS} ms`,
+    pass: r.p99 <= P99_MS,
+  });
+}
+report.check({
+  what: 'requests that failed or were not 2xx',
+  measured: String(failed),
+  budget: '0',
+  pass: failed === 0,
+});
+await Promise.all([base.stop(), sb.stop()]);
+report.finish();
