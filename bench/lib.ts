@@ -68,7 +68,15 @@ export function startChild(args: string[], opts: { core?: number; match?: RegExp
   });
 }
 
+/** Servers still running when the benchmark exits (a failed step included) are stopped with it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
 function handle(child: ChildProcess, port: number): Child {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   // `taskset -c` execs node, so the child's pid is node's.
   const pid = child.pid!;
   const tick = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
@@ -116,6 +124,8 @@ export interface LoadResult {
   non2xx: number;
   /** Server CPU microseconds per request, when the server was given. */
   cpuPerRequest?: number;
+  /** Share of the run's wall time the server spent on CPU (1 = its core was saturated). */
+  serverBusy?: number;
 }
 
 export async function load(opts: {
@@ -127,6 +137,7 @@ export async function load(opts: {
   server?: Child;
 }): Promise<LoadResult> {
   const cpu0 = opts.server?.cpuMicros();
+  const t0 = performance.now();
   const r = await autocannon({
     url: opts.url,
     headers: opts.headers,
@@ -135,6 +146,8 @@ export async function load(opts: {
     overallRate: opts.rate,
   });
   const total = r.requests.total;
+  const cpu = opts.server ? opts.server.cpuMicros() - cpu0! : 0;
+  const wallMicros = (performance.now() - t0) * 1000;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -142,7 +155,7 @@ export async function load(opts: {
     max: r.latency.max,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
-    ...(opts.server && total > 0 ? { cpuPerRequest: (opts.server.cpuMicros() - cpu0!) / total } : {}),
+    ...(opts.server && total > 0 ? { cpuPerRequest: cpu / total, serverBusy: cpu / wallMicros } : {}),
   };
 }
 
