@@ -25,7 +25,7 @@ const DEMO_CREATED = Date.UTC(2026, 0, 1, 8, 0, 0);
  * hash, made once per process; a PIN provisioned later is hashed with its own salt as always.
  */
 const hashMemo = new Map<string, string>();
-function memoHash(_key: string, secret: string): string {
+function memoHash(secret: string): string {
   let h = hashMemo.get(secret);
   if (!h) {
     h = hashSecret(secret);
@@ -91,7 +91,7 @@ function extension(tenantId: number, s: ExtSpec): Extension {
     firstName: s.first,
     lastName: s.last,
     name: s.last ? `${s.first} ${s.last}` : s.first,
-    pinHash: hasPin ? memoHash(extensionKey(tenantId, s.ext), s.pin ?? '1234') : undefined,
+    pinHash: hasPin ? memoHash(s.pin ?? '1234') : undefined,
     admin: s.admin ?? false,
     enabled: true,
     dnd: false,
@@ -141,7 +141,7 @@ export function demoWorld(): StoredEntity[] {
 
   add('telcoUser', {
     id: 'admin',
-    passwordHash: memoHash('telco:admin', 'admin'),
+    passwordHash: memoHash('admin'),
     telcoPermissions: ['TBAM', 'SM', 'EM', 'SBAM'],
     callControl: false,
     ccPermissions: [...CC_PERMISSIONS],
@@ -149,7 +149,7 @@ export function demoWorld(): StoredEntity[] {
   });
   add('telcoUser', {
     id: 'operator',
-    passwordHash: memoHash('telco:operator', 'operator'),
+    passwordHash: memoHash('operator'),
     telcoPermissions: ['TBAM'],
     scopedTenantId: 1001,
     callControl: true,

@@ -44,10 +44,10 @@ export class ApiDocs {
         kind: 'openapi' as const,
         title: d.info.title,
       })),
-      ...[...this.asyncapi.entries()].map(([name, build]) => ({
+      ...[...this.asyncapi.keys()].map((name) => ({
         name,
         kind: 'asyncapi' as const,
-        title: String((build().info as { title?: string } | undefined)?.title ?? name),
+        title: String((this.document(name)?.info as { title?: string } | undefined)?.title ?? name),
       })),
     ];
   }
