@@ -123,7 +123,7 @@ export class ContactCenter {
   }
 
   private refreshPhone(a: AgentRecord): void {
-    const state = phoneStateOf(this.sw.legsOf(a.tenantId, a.ext));
+    const state = phoneStateOf(this.sw.liveLegs(a.tenantId, a.ext));
     if (state === a.phoneState) return;
     const previous = a.phoneState;
     a.phoneState = state;

@@ -1,8 +1,8 @@
-import type { LegView } from '../switch/types.js';
+import type { LegSummary } from '../switch/types.js';
 import type { PhoneState } from './types.js';
 
 /** The agent's phone_state, from the live legs of the agent's extension. Talking wins over Hold over Ringing. */
-export function phoneStateOf(legs: readonly LegView[]): PhoneState {
+export function phoneStateOf(legs: readonly LegSummary[]): PhoneState {
   let state: PhoneState = 'Idle';
   for (const l of legs) {
     switch (l.state) {

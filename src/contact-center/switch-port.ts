@@ -1,4 +1,4 @@
-import type { LegView } from '../switch/types.js';
+import type { LegSummary, LegView } from '../switch/types.js';
 
 /**
  * The part of the switch the contact center drives (see src/switch/acd-port.ts for the other
@@ -21,4 +21,5 @@ export interface AcdSwitch {
   }): LegView;
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
+  liveLegs(tenantId: number, ext?: string): LegSummary[];
 }

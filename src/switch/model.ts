@@ -4,7 +4,7 @@
  */
 import type { TimerHandle } from '../core/clock.js';
 import type { Extension } from '../directory/model.js';
-import type { CallRecordData, CallSegment, CallState, LegView } from './types.js';
+import type { CallRecordData, CallSegment, CallState, LegSummary, LegView } from './types.js';
 
 /** Who a leg is: an extension by account id, an outside party by number, voicemail. */
 export interface Party {
@@ -123,6 +123,16 @@ export function talkState(leg: Leg): CallState {
   if (leg.holding) return 'held';
   if (leg.peer?.holding) return 'remoteHeld';
   return 'connected';
+}
+
+export function summary(leg: Leg): LegSummary {
+  return {
+    callObserverId: leg.id,
+    smdrCallId: leg.call.smdrCallId,
+    state: leg.state,
+    from: leg.from,
+    to: leg.to,
+  };
 }
 
 export function view(leg: Leg, now: number): LegView {

@@ -12,7 +12,7 @@ import type { AcdPort } from './acd-port.js';
 import { callRequest } from './call-requests.js';
 import { Core, type SwitchDeps } from './core.js';
 import { endLeg, SYSTEM } from './lifecycle.js';
-import { type Leg, view } from './model.js';
+import { type Leg, summary, view } from './model.js';
 import * as origination from './origination.js';
 import * as outside from './outside.js';
 import * as phones from './phones.js';
@@ -20,6 +20,7 @@ import { findDevice } from './phones.js';
 import { parkStatus, snapshot } from './snapshot.js';
 import type {
   CallRequestCommand,
+  LegSummary,
   LegView,
   MakeCallCommand,
   ParkLocationStatus,
@@ -78,6 +79,17 @@ export class Switch {
 
   legs(tenantId: number): LegView[] {
     return this.views(this.core.reg.legsOfTenant(tenantId));
+  }
+
+  /** The legs that have not ended, of one extension or (without `ext`) of the whole tenant. */
+  liveLegs(tenantId: number, ext?: string): LegSummary[] {
+    const legs =
+      ext === undefined
+        ? this.core.reg.legsOfTenant(tenantId)
+        : this.core.reg.legsOf(accountId(ext, tenantId));
+    const out: LegSummary[] = [];
+    for (const l of legs) if (l.state !== 'ended') out.push(summary(l));
+    return out;
   }
 
   presence(tenantId: number, ext: string): PresenceStatus {

@@ -16,20 +16,24 @@ export type CallState =
   | 'queued'
   | 'ended';
 
-/** One party's leg of a call (the voice API's Call resource, in domain form). */
-export interface LegView {
+/** What lists of legs need: cheaper to make than a whole LegView. */
+export interface LegSummary {
   callObserverId: string;
   smdrCallId: string;
+  state: CallState;
+  from: string;
+  to: string;
+}
+
+/** One party's leg of a call (the voice API's Call resource, in domain form). */
+export interface LegView extends LegSummary {
   tenantId: number;
   /** `101@1001` for an internal party; null for an outside (PSTN) leg. */
   account: string | null;
   ext?: string;
   /** The device (phoneId), PSTN number or `twinningDevice` this leg uses, once known. */
   deviceId?: string;
-  state: CallState;
   direction: 'outgoing' | 'incoming';
-  from: string;
-  to: string;
   digitsDialed: string;
   startTime: number;
   answerTime?: number;

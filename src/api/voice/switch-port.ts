@@ -1,6 +1,7 @@
 import type { Runtime } from '../../server/runtime.js';
 import type {
   CallRequestCommand,
+  LegSummary,
   LegView,
   MakeCallCommand,
   ParkLocationStatus,
@@ -16,6 +17,7 @@ export interface VoiceSwitch {
   leg(callObserverId: string): LegView | undefined;
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
+  liveLegs(tenantId: number, ext?: string): LegSummary[];
   presence(tenantId: number, ext: string): PresenceStatus | undefined;
   parkLocationStatus(tenantId: number, n: number): ParkLocationStatus | undefined;
   sendMessage(tenantId: number, deviceIds: string[], text: string, priority: string): void;

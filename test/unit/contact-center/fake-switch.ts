@@ -1,4 +1,4 @@
-import type { CallState, LegView } from '../../../src/switch/types.js';
+import type { CallState, LegSummary, LegView } from '../../../src/switch/types.js';
 import type { AcdSwitch } from '../../../src/contact-center/switch-port.js';
 
 /** A switch stand-in that records the contact center's commands and keeps agent legs. */
@@ -42,6 +42,11 @@ export class FakeSwitch implements AcdSwitch {
   }
   legs(_tenantId: number): LegView[] {
     return [...this.agentLegs.values()].flat();
+  }
+  liveLegs(tenantId: number, ext?: string): LegSummary[] {
+    return (ext === undefined ? this.legs(tenantId) : this.legsOf(tenantId, ext)).filter(
+      (l) => l.state !== 'ended',
+    );
   }
 
   setLeg(ext: string, smdrCallId: string, state: CallState): LegView {

@@ -42,6 +42,19 @@ describe('RequestLimiter', () => {
     a1();
     (await a2)();
   });
+
+  test('idle clients are forgotten past 10,000 known clients, busy ones kept with their count', () => {
+    const l = new RequestLimiter(() => ({ inflight: 100, perClient: 2, busyDelayMs: 1_000 }));
+    const busy = l.tryAcquire('busy')!;
+    for (let i = 0; i < 9_999; i++) l.tryAcquire(`idle ${i}`)!();
+    assert.equal(l.knownClients(), 10_000);
+    l.tryAcquire('one more')!();
+    assert.equal(l.knownClients(), 2);
+    assert.equal(l.inFlight('busy'), 1);
+    assert.ok(l.tryAcquire('busy'));
+    assert.equal(l.tryAcquire('busy'), null, 'the busy client is still at its limit of 2');
+    busy();
+  });
 });
 
 describe('SocketRegistry', () => {

@@ -7,6 +7,32 @@ const A = '101@1001';
 const B = '102@1001';
 
 describe('internal calls', () => {
+  test('liveLegs summarises the legs that have not ended, of one extension or of the tenant', async () => {
+    const h = await harness();
+    const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+    const [offered] = h.sw.legsOf(1001, '102');
+    const summaryOf = (l: typeof caller) => ({
+      callObserverId: l.callObserverId,
+      smdrCallId: l.smdrCallId,
+      state: l.state,
+      from: l.from,
+      to: l.to,
+    });
+    assert.deepEqual(h.sw.liveLegs(1001, '101'), [summaryOf(caller)]);
+    assert.deepEqual(h.sw.liveLegs(1001, '102'), [summaryOf(offered)]);
+    assert.deepEqual(
+      h.sw
+        .liveLegs(1001)
+        .map((l) => l.callObserverId)
+        .sort(),
+      [caller.callObserverId, offered.callObserverId].sort(),
+    );
+    assert.deepEqual(h.sw.liveLegs(1002), []);
+    h.sw.callRequest({ tenantId: 1001, callObserverId: caller.callObserverId, request: 'hangupCall' });
+    assert.deepEqual(h.sw.liveLegs(1001, '101'), []);
+    assert.deepEqual(h.sw.liveLegs(1001), []);
+  });
+
   test('answered, then hung up by the caller', async () => {
     const h = await harness();
     const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });

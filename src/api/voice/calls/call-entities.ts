@@ -1,5 +1,5 @@
 import { isoDuration, isoWithOffset } from '../../../core/durations.js';
-import type { LegView } from '../../../switch/types.js';
+import type { LegSummary, LegView } from '../../../switch/types.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
 
@@ -32,7 +32,7 @@ export function callEntity(leg: LegView): Entity {
 }
 
 /** An element of the active-calls list. */
-export function activeCallEntity(leg: LegView): Entity {
+export function activeCallEntity(leg: LegSummary): Entity {
   return {
     props: { callId: leg.callObserverId, smdrCallId: leg.smdrCallId, from: leg.from, to: leg.to },
     links: { self: link(callHref(leg.callObserverId)) },

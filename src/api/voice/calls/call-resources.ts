@@ -74,12 +74,9 @@ function actingExtension(ctx: Ctx, fieldName: string, accountId: string): { tena
   return ref;
 }
 
-function activeLegs(ctx: Ctx): LegView[] {
-  const sw = voiceSwitch(ctx.runtime);
-  const p = ctx.principal;
-  const legs = p.ext !== undefined ? sw.legsOf(p.tenantId!, p.ext) : sw.legs(p.tenantId!);
-  return legs.filter((l) => l.state !== 'ended');
-}
+/** A non-admin's own live legs; an admin's, the whole tenant's. */
+const activeLegs = (ctx: Ctx) =>
+  voiceSwitch(ctx.runtime).liveLegs(ctx.principal.tenantId!, ctx.principal.ext);
 
 export const callResources: ResourceDef[] = [
   {

@@ -44,10 +44,20 @@ function renderEntity(entity: Entity, node: ExpandNode, expanded: boolean): Reco
     const expandIt = entity.listOf === name ? node.itemsExpanded(embedNamesOf(value)) : node.expands(name);
     const itemNode = entity.listOf === name ? node : sub;
     embedded[name] = Array.isArray(value)
-      ? value.map((v) => renderEntity(v, itemNode, expandIt))
+      ? renderEach(value, itemNode, expandIt)
       : renderEntity(value, itemNode, expandIt);
   }
   if (Object.keys(embedded).length > 0) out._embedded = embedded;
+  return out;
+}
+
+/**
+ * A loop, not `Array.prototype.map`: optimized code makes map's result a holey array, which
+ * JSON.stringify serializes on its slow path (seen in the request-path profile).
+ */
+function renderEach(values: Entity[], node: ExpandNode, expanded: boolean): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const v of values) out.push(renderEntity(v, node, expanded));
   return out;
 }
 
