@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
@@ -7,9 +6,11 @@ import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
 import { healthRoutes } from './health.js';
 import { RequestLogController, requestLoggerFactory } from './request-logger.js';
+import { closeConnectionsOnShutdown } from './shutdown.js';
 import type { Runtime } from './runtime.js';
 import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
+import { installWebSockets } from './websockets.js';
 
 /** The URL roots of the three APIs, whose routes the OpenAPI documents describe. */
 export const DOCUMENTED_PREFIXES = ['/api', '/6/v2', '/sim/v1'];
@@ -27,6 +28,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     logController: new RequestLogController(runtime.log),
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
+    // A client's own X-Request-Id names its request in the logs; responses do not echo it.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -34,18 +36,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
-  // Responses finishing during shutdown close their connection, so close() need not wait for
-  // keep-alive time-outs.
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('x-request-id', req.id);
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  closeConnectionsOnShutdown(app, Boolean(config.tls));
   const traffic = runtime.traffic;
   if (traffic) {
     app.addHook('onSend', (req, reply, payload, done) => {
@@ -78,12 +69,11 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       if (method !== 'HEAD') runtime.docs.noteRoute(method, route.url);
     }
   });
-  await app.register(websocket, {
-    options: { maxPayload: config.bodyLimitBytes },
+  installWebSockets(app, {
+    maxPayload: config.bodyLimitBytes,
     // Graceful shutdown: every open socket is told the server is going away.
-    preClose(done) {
-      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
-      done();
+    onClose: (wss) => {
+      for (const client of wss.clients) client.close(1001, 'server shutting down');
     },
   });
   await app.register(healthRoutes, { runtime });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pino from 'pino';
 import { type Config, DEFAULTS } from '../../src/server/config.js';
 import { type Server, startServer } from '../../src/server/serve.js';
@@ -63,4 +64,20 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 
 export function basic(userPass: string): string {
   return `Basic ${Buffer.from(userPass).toString('base64')}`;
+}
+
+/**
+ * One test server for the enclosing suite: started before its tests, stopped after them (which
+ * fails the suite when its traffic broke the published contract). Call inside `describe`.
+ */
+export function suiteServer(overrides: Partial<Config> = {}): () => TestServer {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(overrides);
+  });
+  after(async () => server?.stop());
+  return () => {
+    if (!server) throw new Error('the suite server has not started');
+    return server;
+  };
 }

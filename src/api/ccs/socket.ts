@@ -5,6 +5,7 @@ import type { CcEvent } from '../../contact-center/types.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Runtime } from '../../server/runtime.js';
 import { observeFrames } from '../../server/traffic.js';
+import { socketRoute } from '../../server/websockets.js';
 import type { Limits, SocketSlot } from '../limits/index.js';
 import { firstIssue, matches } from '../schema/validate.js';
 import { CATEGORIES, EVENT_NAMES, eventFrame } from './event-frames.js';
@@ -49,8 +50,7 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
     }
   });
 
-  app.route({
-    method: 'GET',
+  socketRoute(app, {
     url: '/sock',
     // A plain GET (no upgrade) is told the address is a WebSocket.
     handler: (_req, reply) =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
+import { isUpgrade } from '../../server/websockets.js';
 import { BusyError, RequestLimiter } from './request-limiter.js';
 import { SocketRegistry } from './socket-registry.js';
 
@@ -54,7 +55,7 @@ export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions)
   };
   // Callback style: the common case (a free slot) costs no promise.
   app.addHook('onRequest', (req, reply, done) => {
-    if ((req as { ws?: boolean }).ws) return done();
+    if (isUpgrade(req)) return done();
     const client = opts.clientKey(req);
     const now = opts.limits.requests.tryAcquire(client);
     if (now) {

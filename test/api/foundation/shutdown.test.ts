@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../../../src/server/app.js';
 import { DEFAULTS } from '../../../src/server/config.js';
 import { createRuntime } from '../../../src/server/runtime.js';
+import { socketRoute } from '../../../src/server/websockets.js';
 
 test('graceful shutdown: an in-flight request completes and an open WebSocket gets 1001', async () => {
   const config = {
@@ -27,7 +28,11 @@ test('graceful shutdown: an in-flight request completes and an open WebSocket ge
       return { done: true };
     });
   });
-  app.get('/test/ws', { websocket: true }, (socket) => socket.send('hello'));
+  socketRoute(app, {
+    url: '/test/ws',
+    handler: (_req, reply) => reply.code(426).send(),
+    wsHandler: (socket) => socket.send('hello'),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
 
@@ -37,6 +42,8 @@ test('graceful shutdown: an in-flight request completes and an open WebSocket ge
 
   const inFlight = fetch(`http://127.0.0.1:${port}/test/slow`).then(async (r) => ({
     status: r.status,
+    // Told to close, so shutdown need not wait for the keep-alive time-out.
+    connection: r.headers.get('connection'),
     body: await r.json(),
   }));
   await slowStarted;
@@ -54,7 +61,7 @@ test('graceful shutdown: an in-flight request completes and an open WebSocket ge
 
   releaseSlow();
   const res = await inFlight;
-  assert.deepEqual(res, { status: 200, body: { done: true } });
+  assert.deepEqual(res, { status: 200, connection: 'close', body: { done: true } });
   await closing;
   assert.equal(dbClosed, true);
   assert.equal(await runtime.db.ping(), false, 'database closed after shutdown');

@@ -2,6 +2,7 @@ import { observeFrames } from '../../../server/traffic.js';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../../core/ids.js';
 import type { Runtime } from '../../../server/runtime.js';
+import { isUpgrade, socketRoute } from '../../../server/websockets.js';
 import { limitsFor } from '../../limits/index.js';
 import { Type } from '@sinclair/typebox';
 import { PROBLEM_JSON, problem, sendProblem } from '../hal/problem.js';
@@ -19,11 +20,10 @@ import type { VoiceSockets } from './voice-sockets.js';
 export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sockets: VoiceSockets): void {
   const limits = limitsFor(runtime);
   documentEventSocket(runtime);
-  app.route({
-    method: 'GET',
+  socketRoute(app, {
     url: '/ws',
     preHandler: async (req, reply) => {
-      if (!req.ws) return;
+      if (!isUpgrade(req)) return;
       const refusal = limits.sockets.refusal(clientKey(req));
       if (refusal === 'global') {
         return sendProblem(
