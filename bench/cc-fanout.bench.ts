@@ -6,6 +6,7 @@ import { closeHttp, closeSockets, fanout, http, openSockets } from './ws-lib.js'
 
 const SUPERVISORS = Number(process.env.BENCH_SUPERVISORS ?? 1000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RATIO = 0.7;
 
 const report = new Report('cc-fanout');
@@ -17,12 +18,7 @@ const refBase = `127.0.0.1:${ref.port}`;
 const refSockets = await openSockets(`ws://${refBase}/`, SUPERVISORS);
 const broadcast = async () => void (await http('POST', `http://${refBase}/broadcast?n=1`, {}));
 await fanout(refSockets, broadcast, 20);
-const refCpu0 = ref.cpuMicros();
-const refFan = await fanout(refSockets, broadcast, EVENTS);
-const refCpu = ref.cpuMicros() - refCpu0;
-await closeSockets(refSockets);
-await ref.stop();
-step('reference done');
+step('reference ready');
 
 // ---- Switchboard: agent 101's state changes, heard by 1,000 supervisor sockets ------------
 const sb = await startSwitchboard(tempDb('cc-fanout'), [
@@ -70,33 +66,55 @@ const changeState = async () => {
   if (r.status !== 200) throw new Error(`agent state answered ${r.status} ${JSON.stringify(r.json)}`);
 };
 await fanout(sockets, changeState, 20);
-const sbCpu0 = sb.cpuMicros();
-const sbFan = await fanout(sockets, changeState, EVENTS);
-const sbCpu = sb.cpuMicros() - sbCpu0;
+
+// Rounds alternate the two servers; each side's best round is judged (noise only ever lowers a
+// round, and a single pair of runs moved the ratio by ±0.15 on this machine).
+type Fan = Awaited<ReturnType<typeof fanout>> & { serverCpuMicros: number };
+const measure = async (server: typeof sb, socks: typeof sockets, trigger: () => Promise<void>) => {
+  const cpu0 = server.cpuMicros();
+  const fan = await fanout(socks, trigger, EVENTS);
+  return { ...fan, serverCpuMicros: server.cpuMicros() - cpu0 };
+};
+const refRounds: Fan[] = [];
+const sbRounds: Fan[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  refRounds.push(await measure(ref, refSockets, broadcast));
+  sbRounds.push(await measure(sb, sockets, changeState));
+  step(
+    `round ${round}: plain ws ${fmt(refRounds.at(-1)!.framesPerSec)} frames/s, ` +
+      `Switchboard ${fmt(sbRounds.at(-1)!.framesPerSec)} frames/s`,
+  );
+}
+await closeSockets(refSockets);
 await closeSockets(sockets);
-await sb.stop();
+await Promise.all([ref.stop(), sb.stop()]);
 closeHttp();
 
 // ---- report -------------------------------------------------------------------------------
 // The receiving side (this process, one core) can bound both wall-clock rates alike, so the
 // server's own cost is judged too: frames per second of the server's CPU time.
-const perCpuSecond = (frames: number, micros: number) => frames / (micros / 1e6);
+const perCpuSecond = (f: Fan) => f.received / (f.serverCpuMicros / 1e6);
+const bestBy = (rounds: Fan[], score: (f: Fan) => number) =>
+  rounds.reduce((a, b) => (score(b) > score(a) ? b : a));
+const refFan = bestBy(refRounds, (f) => f.framesPerSec);
+const sbFan = bestBy(sbRounds, (f) => f.framesPerSec);
+const refPerCpu = perCpuSecond(bestBy(refRounds, perCpuSecond));
+const sbPerCpu = perCpuSecond(bestBy(sbRounds, perCpuSecond));
 const ratio = sbFan.framesPerSec / refFan.framesPerSec;
-const refPerCpu = perCpuSecond(refFan.received, refCpu);
-const sbPerCpu = perCpuSecond(sbFan.received, sbCpu);
 const cpuRatio = sbPerCpu / refPerCpu;
-report.figure('reference', { ...refFan, serverCpuMicros: refCpu, framesPerServerCpuSecond: refPerCpu });
-report.figure('switchboard', { ...sbFan, serverCpuMicros: sbCpu, framesPerServerCpuSecond: sbPerCpu });
+const lost = sbRounds.reduce((n, f) => n + f.expected - f.received, 0);
+report.figure('reference', { rounds: refRounds, best: refFan, framesPerServerCpuSecond: refPerCpu });
+report.figure('switchboard', { rounds: sbRounds, best: sbFan, framesPerServerCpuSecond: sbPerCpu });
 report.check({
   what: `one contact-center event to ${fmt(SUPERVISORS)} sockets (${EVENTS} events)`,
   measured:
     `${fmt(sbFan.framesPerSec)} frames/s = ${ratio.toFixed(2)} of plain ws; ` +
     `${fmt(sbPerCpu)} frames per server CPU-second = ${cpuRatio.toFixed(2)} ` +
-    `(${fmt(sbFan.received)}/${fmt(sbFan.expected)} frames)`,
+    `(best of ${ROUNDS} rounds; ${fmt(lost)} frames lost)`,
   reference:
     `plain ws: ${fmt(refFan.framesPerSec)} frames/s, ${fmt(refPerCpu)} per server CPU-second ` +
-    `(${fmt(refFan.received)}/${fmt(refFan.expected)})`,
+    `(best of ${ROUNDS} rounds)`,
   budget: `>= ${RATIO} of plain ws (wall clock and per server CPU-second), no frame lost`,
-  pass: ratio >= RATIO && cpuRatio >= RATIO && sbFan.received === sbFan.expected,
+  pass: ratio >= RATIO && cpuRatio >= RATIO && lost === 0,
 });
 report.finish();

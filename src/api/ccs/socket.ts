@@ -26,6 +26,7 @@ interface Session {
   only: Set<string> | null;
 }
 
+const TEXT = { binary: false };
 const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
 
@@ -34,19 +35,20 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
   const sessions = new Set<Session>();
   const { directory, config } = runtime;
 
-  // One fan-out: each event is rendered and serialized once, then sent to the sessions that may see it.
+  // One fan-out: each event is rendered, serialized and UTF-8 encoded once, then sent as a text
+  // frame to the sessions that may see it (a string would be encoded again for every socket).
   runtime.bus.subscribe((e) => {
     if (e.type !== 'cc' || sessions.size === 0) return;
-    let frame: string | null | undefined;
+    let frame: Buffer | null | undefined;
     for (const s of sessions) {
       if (!receives(s, e)) continue;
       if (frame === undefined) {
         const f = eventFrame(directory, e);
-        frame = f && JSON.stringify(f);
+        frame = f && Buffer.from(JSON.stringify(f));
       }
       if (frame === null) return;
       s.slot.touch();
-      s.socket.send(frame);
+      s.socket.send(frame, TEXT);
     }
   });
 

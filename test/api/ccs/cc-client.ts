@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { TestServer } from '../../helpers/server.js';
@@ -50,7 +51,9 @@ export async function openEventSocket(server: TestServer, token: string) {
   const ws = new WebSocket(`${server.httpUrl.replace(/^http/, 'ws')}/6/v2/sock`);
   const frames: any[] = [];
   const waiters: { match: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on('message', (d) => {
+  ws.on('message', (d, isBinary) => {
+    // The spec's frames are JSON text; the fan-out sends one pre-encoded buffer, as text.
+    assert.equal(isBinary, false, 'a contact-center frame arrived as a binary frame');
     const f = JSON.parse(d.toString());
     frames.push(f);
     for (const w of [...waiters]) {
