@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, before anything calls process.nextTick often (see the module).
+import '../server/tick-object-map.js';
 import { ConfigError, parseConfig, usage } from '../server/config.js';
 import { createRuntime } from '../server/runtime.js';
 import { banner, createLogger, startServer } from '../server/serve.js';
