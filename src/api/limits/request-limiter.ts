@@ -23,7 +23,10 @@ export class BusyError extends Error {
   }
 }
 
-/** A client's requests in flight. Kept while idle: deleting and re-adding a Map entry per request made V8 shrink and rehash the Map (seen in the request-path profile). */
+/**
+ * A client's requests in flight. Kept while idle: deleting and re-adding a Map entry per request
+ * made V8 shrink and rehash the Map (seen in the request-path profile).
+ */
 interface ClientCount {
   n: number;
 }
