@@ -5,6 +5,8 @@ import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
+// Also for a server embedded in another process (the CLI imports it first thing).
+import './tick-object-map.js';
 import type { TrafficObserver } from './traffic.js';
 
 export interface Server {
