@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CcPermission } from '../../core/permissions.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import type { Runtime } from '../../server/runtime.js';
-import { principal, requirePermission } from './access.js';
+import type { Tenant } from '../../directory/model.js';
+import { pathTenant, principal, requirePermission } from './access.js';
 import {
   BusyBodySchema,
   CallControlErrorBodySchema,
@@ -52,6 +53,11 @@ export interface CcOperationDoc<B extends TSchema | undefined, Q extends TObject
 
 export interface CcInput<B extends TSchema | undefined, Q extends TObject | undefined> {
   params: Record<string, string>;
+  /**
+   * The tenant the path names (`:tenant`), checked against the caller (404 unknown, 403 another
+   * tenant's). Resolved when called, so a handler's own permission checks may come first.
+   */
+  tenant(): Tenant;
   body: B extends TSchema ? Static<B> : undefined;
   query: Q extends TObject ? Static<Q> : undefined;
 }
@@ -113,7 +119,8 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
       if (paramsReason) throw badRequest(def.invalidParams ?? paramsReason);
       const body = doc.body ? checked(doc.body, req.body ?? {}) : undefined;
       const query = doc.query ? checked(doc.query, presentQuery(req.query)) : undefined;
-      return def.handler(req, { params, body, query } as CcInput<B, Q>, reply);
+      const tenant = () => pathTenant(runtime.directory, principal(req), params.tenant ?? '');
+      return def.handler(req, { params, tenant, body, query } as CcInput<B, Q>, reply);
     },
   });
 }

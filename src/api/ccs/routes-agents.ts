@@ -3,14 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Extension } from '../../directory/model.js';
 import type { Runtime } from '../../server/runtime.js';
-import {
-  ownTenant,
-  pathTenant,
-  principal,
-  requireActOn,
-  requirePermission,
-  tenantExtension,
-} from './access.js';
+import { ownTenant, principal, requireActOn, requirePermission, tenantExtension } from './access.js';
 import {
   AgentStateAnswerSchema,
   DialAnswerSchema,
@@ -54,9 +47,9 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantExtensionParamsSchema,
       ok: { description: 'The agent state.', schema: AgentStateAnswerSchema },
     },
-    handler: async (req, { params }) => {
+    handler: async (req, { params, tenant }) => {
       const p = principal(req);
-      const e = tenantExtension(directory, pathTenant(directory, p, params.tenant!), params.ext!);
+      const e = tenantExtension(directory, tenant(), params.ext!);
       requireActOn(p, e);
       const s = contactCenter.agentState(e.tenantId, e.ext);
       // Object.assign, not a spread: V8 copies a spread into a literal property by property on
@@ -86,17 +79,17 @@ export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
         schema: Type.Union([SuccessAnswerSchema, DialAnswerSchema]),
       },
     },
-    handler: async (req, { params, body }) => {
+    handler: async (req, { params, tenant, body }) => {
       const p = principal(req);
       if (body.request === 'updateAgentState') {
         requirePermission(p, 'Agent Control');
-        const e = tenantExtension(directory, pathTenant(directory, p, params.tenant!), params.ext!);
+        const e = tenantExtension(directory, tenant(), params.ext!);
         return updateAgentState(p, e, body.name);
       }
       requirePermission(p, 'Call Control');
       // Tenant-level users on their own tenant (DESIGN §3.7).
       if (p.authority === 'telco') throw forbiddenError();
-      const t = pathTenant(directory, p, params.tenant!);
+      const t = tenant();
       const e = tenantExtension(directory, t, params.ext!);
       requireActOn(p, e);
       const call = contactCenter.dial(t.tenantId, e.ext, body.target, body.outbound_queue_uuid);

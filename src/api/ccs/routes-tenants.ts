@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Tenant } from '../../directory/model.js';
 import type { Runtime } from '../../server/runtime.js';
-import { ownTenant, pathTenant, principal, tenantExtension } from './access.js';
+import { ownTenant, principal, tenantExtension } from './access.js';
 import { ccRoute } from './cc-route.js';
 import { SuccessAnswerSchema } from './common-schemas.js';
 import { badRequest } from './errors.js';
@@ -101,10 +101,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ok: { description: 'The tenant details.', schema: TenantDetailsSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      return render.tenantDetails(directory, pathTenant(directory, p, params.tenant!));
-    },
+    handler: async (_req, { tenant }) => render.tenantDetails(directory, tenant()),
   });
   ccRoute(app, runtime, {
     method: 'GET',
@@ -118,11 +115,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ok: { description: 'The roles of the tenant and the shared roles.', schema: RoleListSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
-      return render.list(rolesOf(t.tenantId).map(render.role));
-    },
+    handler: async (_req, { tenant }) => render.list(rolesOf(tenant().tenantId).map(render.role)),
   });
 
   // 6: one inner array per kind, each gated by its permission (DESIGN §3.7).
@@ -172,9 +165,9 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ...acdDoc,
     },
-    handler: async (req, { params }) => {
+    handler: async (req, { tenant }) => {
       const p = principal(req);
-      return acds(p, pathTenant(directory, p, params.tenant!));
+      return acds(p, tenant());
     },
   });
 
@@ -191,11 +184,8 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ok: { description: 'The presence options.', schema: PresenceOptionListSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
-      return render.list(directory.presenceOptions(t.tenantId).map(render.presenceOption));
-    },
+    handler: async (_req, { tenant }) =>
+      render.list(directory.presenceOptions(tenant().tenantId).map(render.presenceOption)),
   });
   const extensionList = (t: Tenant) =>
     render.list(directory.extensions(t.tenantId).map(render.extensionItem));
@@ -211,10 +201,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ok: { description: 'The extensions.', schema: ExtensionListSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      return extensionList(pathTenant(directory, p, params.tenant!));
-    },
+    handler: async (_req, { tenant }) => extensionList(tenant()),
   });
   ccRoute(app, runtime, {
     method: 'GET',
@@ -246,9 +233,8 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       params: TenantParamsSchema,
       ok: { description: 'The counters.', schema: TextCountAnswerSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
+    handler: async (_req, { tenant }) => {
+      const t = tenant();
       return {
         success: true,
         items: render.textCount(t, await runtime.contactCenter.textCounts(t.tenantId)),
@@ -268,10 +254,8 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       body: TextCountRequestSchema,
       ok: { description: 'The counters are zero.', schema: SuccessAnswerSchema },
     },
-    handler: async (req, { params }) => {
-      const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
-      await runtime.contactCenter.resetTextCounts(t.tenantId);
+    handler: async (_req, { tenant }) => {
+      await runtime.contactCenter.resetTextCounts(tenant().tenantId);
       return { success: true };
     },
   });
@@ -301,9 +285,9 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       body: TenantProductRequestSchema,
       ok: { description: 'Done; `uuid` is the product uuid.', schema: UuidAnswerSchema },
     },
-    handler: async (req, { params, body }) => {
+    handler: async (req, { tenant, body }) => {
       const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
+      const t = tenant();
       const productId = body.product;
       if (!directory.get('product', productId)) throw badRequest('Unknown product');
       const has = t.cc.productIds.includes(productId);
@@ -336,9 +320,9 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       body: TenantUpdateRequestSchema,
       ok: { description: 'Saved; `uuid` is the tenant uuid.', schema: UuidAnswerSchema },
     },
-    handler: async (req, { params, body }) => {
+    handler: async (req, { tenant, body }) => {
       const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
+      const t = tenant();
       const next = touched(t, p);
       next.cc.limits = { ...t.cc.limits };
       for (const f of LIMIT_FIELDS) {
@@ -366,9 +350,8 @@ export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
       body: ExtensionUpdateRequestSchema,
       ok: { description: 'Saved.', schema: SuccessAnswerSchema },
     },
-    handler: async (req, { params, body }) => {
-      const p = principal(req);
-      const t = pathTenant(directory, p, params.tenant!);
+    handler: async (req, { params, tenant, body }) => {
+      const t = tenant();
       const e = tenantExtension(directory, t, params.ext!);
       if (e.type !== 'userExt') throw badRequest('Only user extensions have agent settings');
       const agent = {
