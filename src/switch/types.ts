@@ -4,17 +4,21 @@
  */
 import type { Principal } from '../core/permissions.js';
 
-export type CallState =
-  | 'dialing'
-  | 'ringback'
-  | 'offered'
-  | 'ringing'
-  | 'connected'
-  | 'held'
-  | 'remoteHeld'
-  | 'parked'
-  | 'queued'
-  | 'ended';
+/** Every state a leg can be in (the voice API's `callState`). */
+export const CALL_STATES = [
+  'dialing',
+  'ringback',
+  'offered',
+  'ringing',
+  'connected',
+  'held',
+  'remoteHeld',
+  'parked',
+  'queued',
+  'ended',
+] as const;
+
+export type CallState = (typeof CALL_STATES)[number];
 
 /** What lists of legs need: cheaper to make than a whole LegView. */
 export interface LegSummary {
@@ -265,8 +269,18 @@ export interface RetrieveParkedCommand {
   deviceId?: string;
 }
 
-export type CallRequestName =
-  'answerCall' | 'hangupCall' | 'deflectCall' | 'holdCall' | 'resumeHeldCall' | 'transfer' | 'parkCall';
+/** The call requests a party may make on its leg (the voice API's `callRequest`). */
+export const CALL_REQUESTS = [
+  'answerCall',
+  'hangupCall',
+  'deflectCall',
+  'holdCall',
+  'resumeHeldCall',
+  'transfer',
+  'parkCall',
+] as const;
+
+export type CallRequestName = (typeof CALL_REQUESTS)[number];
 
 export interface CallRequestCommand {
   tenantId: number;

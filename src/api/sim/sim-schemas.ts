@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { PHONE_MODELS } from '../../directory/model.js';
-import type { CallState } from '../../switch/types.js';
+import { CALL_STATES } from '../../switch/types.js';
 
 const closed = { additionalProperties: false } as const;
 const Millis = (description: string) => Type.Integer({ minimum: 0, description });
@@ -159,19 +159,6 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
     values.map((v) => Type.Literal(v)),
     description ? { description } : {},
   );
-
-export const CALL_STATES = [
-  'dialing',
-  'ringback',
-  'offered',
-  'ringing',
-  'connected',
-  'held',
-  'remoteHeld',
-  'parked',
-  'queued',
-  'ended',
-] as const satisfies readonly CallState[];
 
 export const SimLegSchema = Type.Object(
   {

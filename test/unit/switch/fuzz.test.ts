@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isDomainError } from '../../../src/core/errors.js';
-import type { CallEvent, CallRequestName, PresenceEvent } from '../../../src/switch/types.js';
+import { CALL_REQUESTS, type CallEvent, type PresenceEvent } from '../../../src/switch/types.js';
 import { type Harness, harness, PHONE } from './harness.js';
 
 function prng(seed: number): () => number {
@@ -54,15 +54,6 @@ const TARGETS = [
   '',
 ];
 const DIDS = ['+15555550100', '+15555550150', '+15550000000', 'bad'];
-const REQUESTS: CallRequestName[] = [
-  'answerCall',
-  'hangupCall',
-  'deflectCall',
-  'holdCall',
-  'resumeHeldCall',
-  'transfer',
-  'parkCall',
-];
 
 function run(h: Harness, seed: number, steps: number): { ops: number; refused: number } {
   const r = prng(seed);
@@ -104,7 +95,7 @@ function run(h: Harness, seed: number, steps: number): { ops: number; refused: n
       return h.sw.callRequest({
         tenantId: leg?.tenantId ?? pick([1001, 1002]),
         callObserverId: id,
-        request: pick(REQUESTS),
+        request: pick(CALL_REQUESTS),
         myExt: ext,
         otherCallId: anyLegId(),
         parkLocation: r() < 0.5 ? undefined : Math.floor(r() * 7),

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { CallRequestName, CallState } from '../../../switch/types.js';
+import { CALL_REQUESTS, CALL_STATES } from '../../../switch/types.js';
 import { halList, halObject } from '../hal/hal-schemas.js';
 
 const AccountId = (description: string) =>
@@ -10,16 +10,6 @@ const ParkLocation = (description: string) =>
   Type.String({ pattern: '^\\s*(?:[Pp][Ll])?\\d{1,4}\\s*$', description });
 
 const NonEmpty = (description: string) => Type.String({ minLength: 1, description });
-
-export const CALL_REQUESTS = [
-  'answerCall',
-  'hangupCall',
-  'deflectCall',
-  'holdCall',
-  'resumeHeldCall',
-  'transfer',
-  'parkCall',
-] as const satisfies readonly CallRequestName[];
 
 export const MakeCallBodySchema = Type.Object(
   {
@@ -80,19 +70,6 @@ export type CallRequestBody = Static<typeof CallRequestBodySchema>;
 
 const CallId = Type.String({ pattern: '^\\d+$', description: 'The callObserverId of this party’s leg.' });
 const SmdrCallId = Type.String({ description: 'The call’s record id, shared by every leg of the call.' });
-
-const CALL_STATES = [
-  'dialing',
-  'ringback',
-  'offered',
-  'ringing',
-  'connected',
-  'held',
-  'remoteHeld',
-  'parked',
-  'queued',
-  'ended',
-] as const satisfies readonly CallState[];
 
 export const CallStateSchema = Type.Union(
   CALL_STATES.map((s) => Type.Literal(s)),
