@@ -2,7 +2,7 @@ import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CcPermission } from '../../core/permissions.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import type { Tenant } from '../../directory/model.js';
 import { pathTenant, principal, requirePermission } from './access.js';
 import {
@@ -87,7 +87,7 @@ export interface CcRouteDef<B extends TSchema | undefined, Q extends TObject | u
  */
 export function ccRoute<B extends TSchema | undefined = undefined, Q extends TObject | undefined = undefined>(
   app: FastifyInstance,
-  runtime: Runtime,
+  runtime: CcRuntime,
   def: CcRouteDef<B, Q>,
 ): void {
   const { doc } = def;

@@ -1,7 +1,7 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../../core/errors.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
@@ -66,7 +66,7 @@ const SHARED_RESPONSES: Record<string, ResponseDoc> = {
 export function simRoute<
   P extends TObject | undefined = undefined,
   B extends TSchema | undefined = undefined,
->(app: FastifyInstance, runtime: Runtime, route: SimRoute<P, B>): void {
+>(app: FastifyInstance, runtime: SimRuntime, route: SimRoute<P, B>): void {
   const bodyRequired = route.bodyRequired ?? true;
   runtime.docs.addOperation(SIM_OPENAPI.name, {
     method: route.method,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { DomainError, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, allows, inTenant, type Principal } from '../../../core/permissions.js';
-import type { Runtime } from '../../../server/runtime.js';
+import type { VoiceRuntime } from '../voice-runtime.js';
 import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
@@ -18,7 +18,7 @@ const OTHER_METHODS = ['PATCH', 'OPTIONS', 'TRACE'] as const;
 
 /** What a handler sees: the authenticated requester and the parsed request. */
 export interface Ctx {
-  runtime: Runtime;
+  runtime: VoiceRuntime;
   principal: Principal;
   params: Record<string, string>;
   body: unknown;
@@ -94,7 +94,7 @@ export function listEntity(ctx: Ctx, spec: ListSpec): Entity {
 }
 
 export interface RegistryDeps {
-  runtime: Runtime;
+  runtime: VoiceRuntime;
   principalOf(req: FastifyRequest): Principal;
   /** Where the operations are documented: the document name and the plugin's URL prefix. */
   openapi?: { document: string; prefix: string; problem: TSchema };
@@ -234,7 +234,7 @@ const fieldError = (issue: SchemaIssue) =>
 export const TenantIdParam = Type.String({ pattern: '^[0-9]+$', description: 'The tenant id (digits).' });
 
 /** Tenant isolation: a requester reaches only its own tenant (an unscoped telco user reaches all). */
-export function checkTenant(runtime: Runtime, p: Principal, raw: string): number {
+export function checkTenant(runtime: VoiceRuntime, p: Principal, raw: string): number {
   const tenantId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (Number.isNaN(tenantId) || !inTenant(p, tenantId)) {
     throw forbidden('TENANT_FORBIDDEN', 'The requester has no access to this tenant.', [
