@@ -66,7 +66,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
     {
       runtime,
       principalOf,
-      openapi: { document: VOICE_OPENAPI.name, prefix: '/api', problem: ProblemSchema },
+      openapi: { document: VOICE_OPENAPI.name, problem: ProblemSchema },
     },
   );
 }

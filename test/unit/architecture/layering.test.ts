@@ -64,7 +64,9 @@ function violations(imports: readonly Import[]): string[] {
       continue;
     }
     if (!(a in MAY_IMPORT)) {
-      out.push(`${from}: src/${a} has no place in the layering table (test/unit/architecture/layering.test.ts)`);
+      out.push(
+        `${from}: src/${a} has no place in the layering table (test/unit/architecture/layering.test.ts)`,
+      );
       continue;
     }
     if (a !== b) {
@@ -141,7 +143,10 @@ describe('layering of src', () => {
     const imports = files.flatMap((f) =>
       importsOf(relative(SRC, f).split('\\').join('/'), readFileSync(f, 'utf8')),
     );
-    assert.ok(imports.some((i) => top(i.to) === 'server'), 'the CLI imports the server');
+    assert.ok(
+      imports.some((i) => top(i.to) === 'server'),
+      'the CLI imports the server',
+    );
     assert.deepEqual(violations(imports), []);
   });
 });
