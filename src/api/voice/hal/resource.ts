@@ -19,6 +19,7 @@ const OTHER_METHODS = ['PATCH', 'OPTIONS', 'TRACE'] as const;
 
 /** What a handler sees: the authenticated requester and the parsed request. */
 export interface Ctx {
+  /** What the voice API may reach (voice-runtime.ts), never the server's whole runtime. */
   runtime: VoiceRuntime;
   principal: Principal;
   params: Record<string, string>;
