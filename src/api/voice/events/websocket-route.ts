@@ -16,7 +16,11 @@ import type { VoiceSockets } from './voice-sockets.js';
  * then `{"webSocketId": "<uuid>"}`, then an echo of whatever the client sends. Idle sockets close
  * after wsIdleMs; closing cancels the socket's subscription sets.
  */
-export function registerEventSocket(app: FastifyInstance, runtime: VoiceRuntime, sockets: VoiceSockets): void {
+export function registerEventSocket(
+  app: FastifyInstance,
+  runtime: VoiceRuntime,
+  sockets: VoiceSockets,
+): void {
   const { limits } = runtime;
   documentEventSocket(runtime);
   socketRoute(app, {
