@@ -4,13 +4,14 @@ import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
+import { ccRuntime, simRuntime, voiceRuntime } from './api-runtimes.js';
 import { healthRoutes } from './health.js';
 import { RequestLogController, requestLoggerFactory } from './request-logger.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import type { Runtime } from './runtime.js';
 import { webPages } from './static-pages.js';
 import { tlsOptions } from './tls.js';
-import { installWebSockets } from './websockets.js';
+import { installWebSockets } from '../api/transport/websockets.js';
 
 /** The URL roots of the three APIs, whose routes the OpenAPI documents describe. */
 export const DOCUMENTED_PREFIXES = ['/api', '/6/v2', '/sim/v1'];
@@ -77,9 +78,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     },
   });
   await app.register(healthRoutes, { runtime });
-  await app.register(voiceApi, { prefix: '/api', runtime });
-  await app.register(ccsApi, { prefix: '/6/v2', runtime });
-  if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime });
+  await app.register(voiceApi, { prefix: '/api', runtime: voiceRuntime(runtime) });
+  await app.register(ccsApi, { prefix: '/6/v2', runtime: ccRuntime(runtime) });
+  if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime: simRuntime(runtime) });
   await app.register(webPages, { runtime });
   await app.register(apiDocuments, { runtime });
   return app;

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
-import type { CcEvent } from '../contact-center/types.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -10,12 +9,10 @@ import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
 import { Switch } from '../switch/switch.js';
-import type { SwitchEvent } from '../switch/types.js';
 import type { Config } from './config.js';
-import type { TrafficObserver } from './traffic.js';
+import type { TrafficObserver } from '../api/transport/traffic.js';
+import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
-
-export type PlatformEvent = SwitchEvent | CcEvent;
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
-import type { TrafficObserver } from './traffic.js';
+import type { TrafficObserver } from '../api/transport/traffic.js';
 
 export interface Server {
   app: FastifyInstance;

@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { EMPTY_BODY_ALLOWED, openApiPath } from '../../src/api/schema/openapi.js';
 import { DOCUMENTED_PREFIXES, isApiRoute } from '../../src/server/app.js';
 import type { Runtime } from '../../src/server/runtime.js';
-import type { ObservedResponse, SocketChannel, TrafficObserver } from '../../src/server/traffic.js';
+import type { ObservedResponse, SocketChannel, TrafficObserver } from '../../src/api/transport/traffic.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 

@@ -1,8 +1,7 @@
 import type { Principal } from '../../core/permissions.js';
 import { sha256, verifySecret } from '../../core/secrets.js';
-import type { DirectoryChange } from '../../directory/directory.js';
+import type { Directory, DirectoryChange } from '../../directory/directory.js';
 import type { Extension } from '../../directory/model.js';
-import type { Runtime } from '../../server/runtime.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
 import { Lockout } from './lockout.js';
 import { accountOf } from './principals.js';
@@ -21,7 +20,13 @@ export interface Authenticator {
   clear(): void;
 }
 
-type RuntimeDeps = Pick<Runtime, 'directory' | 'config' | 'onReset'>;
+/** What the authenticator needs of the running server (the composition root passes it). */
+interface RuntimeDeps {
+  directory: Directory;
+  config: { lockoutFailures: number; lockoutWindowMs: number; lockoutPeriodMs: number };
+  /** Registers state to clear on a simulator reset. */
+  onReset(hook: () => void): void;
+}
 
 interface CacheEntry {
   principal: Principal;

@@ -2,7 +2,7 @@ import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CcPermission } from '../../core/permissions.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import type { Tenant } from '../../directory/model.js';
 import { pathTenant, principal, requirePermission } from './access.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from './error-schemas.js';
 import { badRequest, useSuccessTrue400 } from './errors.js';
 import { invalidReason } from './validate.js';
+import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
 
 export const CC_DOCUMENT = 'contact-center';
 
@@ -83,52 +84,69 @@ export interface CcRouteDef<B extends TSchema | undefined, Q extends TObject | u
  * Registers one contact-center route and documents it in the `contact-center` OpenAPI document.
  * The schemas of `doc` are the ones that validate the request: after the route's `permissions`,
  * params, query and body are checked before the handler runs, and a mismatch answers the API's
- * 400 body naming the field.
+ * 400 body naming the field. The steps are the route core's (src/api/route-core).
  */
 export function ccRoute<B extends TSchema | undefined = undefined, Q extends TObject | undefined = undefined>(
   app: FastifyInstance,
-  runtime: Runtime,
+  runtime: CcRuntime,
   def: CcRouteDef<B, Q>,
 ): void {
   const { doc } = def;
-  const quirk = def.badRequestBody ?? 'normal';
-  runtime.docs.addOperation(CC_DOCUMENT, {
-    method: def.method,
-    path: app.prefix + def.url,
-    operationId: doc.operationId,
-    summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
-    tags: doc.tags,
-    ...(doc.security ? { security: doc.security } : {}),
-    ...(doc.params ? { params: doc.params } : {}),
-    ...(doc.query ? { query: doc.query } : {}),
-    ...(doc.body ? { body: doc.body, bodyRequired: true } : {}),
-    ...(doc.bodyContentTypes ? { bodyContentTypes: doc.bodyContentTypes } : {}),
-    responses: errorResponses(def, quirk),
-  });
-  app.route({
+  addRoute(app, runtime.docs, adapterOf(runtime), {
     method: def.method,
     url: def.url,
-    handler: async (req, reply) => {
+    def: def as AnyCcRoute,
+    params: doc.params,
+    body: doc.body,
+    bodyRequired: true,
+    query: doc.query,
+    doc: { ...doc, responses: errorResponses(def, def.badRequestBody ?? 'normal') },
+    handle: (input, req, reply) => def.handler(req, input as CcInput<B, Q>, reply),
+  });
+}
+
+type AnyCcRoute = CcRouteDef<TSchema | undefined, TObject | undefined>;
+type AnyCcInput = CcInput<TSchema | undefined, TObject | undefined>;
+
+const adapters = new WeakMap<CcRuntime, RouteAdapter<AnyCcRoute, AnyCcInput, unknown>>();
+const adapterOf = (runtime: CcRuntime) => {
+  let adapter = adapters.get(runtime);
+  if (!adapter) adapters.set(runtime, (adapter = ccAdapter(runtime)));
+  return adapter;
+};
+
+/**
+ * The contact-center API's steps of the route core: a route's 400 body is marked first (the
+ * error handler renders it); the permission is checked on the Bearer hook's principal; a value
+ * that does not match its schema is a 400 whose `reason` names the field; an absent body reads
+ * as `{}`; empty query values count as absent; the path's tenant is resolved when the handler
+ * asks (after its own permission checks). Fastify sends what the handler returns.
+ */
+function ccAdapter(runtime: CcRuntime): RouteAdapter<AnyCcRoute, AnyCcInput, unknown> {
+  return {
+    document: CC_DOCUMENT,
+    admit(req, def) {
+      const quirk = def.badRequestBody ?? 'normal';
       if (quirk === 'successTrue' || (typeof quirk === 'object' && quirk.successTrueFor(req.body))) {
         useSuccessTrue400(req);
       }
       if (def.permissions) requirePermission(principal(req), ...def.permissions);
-      const params = (req.params ?? {}) as Record<string, string>;
-      const paramsReason = doc.params && invalidReason(doc.params, params);
-      if (paramsReason) throw badRequest(def.invalidParams ?? paramsReason);
-      const body = doc.body ? checked(doc.body, req.body ?? {}) : undefined;
-      const query = doc.query ? checked(doc.query, presentQuery(req.query)) : undefined;
-      const tenant = () => pathTenant(runtime.directory, principal(req), params.tenant ?? '');
-      return def.handler(req, { params, tenant, body, query } as CcInput<B, Q>, reply);
+      return undefined;
     },
-  });
-}
-
-function checked(schema: TSchema, value: unknown): unknown {
-  const reason = invalidReason(schema, value);
-  if (reason) throw badRequest(reason);
-  return value;
+    check(schema, value, part, def) {
+      const reason = invalidReason(schema, value);
+      if (reason) throw badRequest(part === 'params' ? (def.invalidParams ?? reason) : reason);
+    },
+    bodyOf: (raw) => raw ?? {},
+    queryOf: (req) => presentQuery(req.query),
+    input: (req, _principal, params, _scope, body, query) =>
+      ({
+        params,
+        tenant: () => pathTenant(runtime.directory, principal(req), params.tenant ?? ''),
+        body,
+        query,
+      }) as AnyCcInput,
+  };
 }
 
 /** Query parameters with an empty value count as absent. */

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
-import { authenticatorFor } from '../auth/index.js';
+import type { CcRuntime } from './cc-runtime.js';
 import { ccRoute } from './cc-route.js';
 import { unauthorized } from './errors.js';
 import { TokenGrantSchema, TokenRequestSchema } from './oauth-schemas.js';
@@ -9,8 +8,8 @@ import { principalOfSubject } from './principals.js';
 import type { TokenService } from './tokens.js';
 
 /** `POST /6/v2/api/oauth/token`: the password and refresh_token grants (DESIGN §3.1). */
-export function oauthRoutes(app: FastifyInstance, runtime: Runtime, tokens: TokenService) {
-  const auth = authenticatorFor(runtime);
+export function oauthRoutes(app: FastifyInstance, runtime: CcRuntime, tokens: TokenService) {
+  const { auth } = runtime;
   ccRoute(app, runtime, {
     method: 'POST',
     url: '/api/oauth/token',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
-import { limitsFor, registerRestLimits } from '../limits/index.js';
+import type { CcRuntime } from './cc-runtime.js';
+import { registerRestLimits } from '../limits/index.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -15,10 +15,10 @@ import { TokenService } from './tokens.js';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The contact-center API under `/6/v2`: REST at `/api/...`, events at `/sock`. */
-export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime }) {
   const { runtime } = opts;
   const tokens = new TokenService(runtime.db);
-  const limits = limitsFor(runtime);
+  const { limits } = runtime;
   runtime.docs.defineOpenApi(CC_OPENAPI);
 
   app.setErrorHandler(ccErrorHandler);

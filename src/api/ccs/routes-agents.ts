@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Extension } from '../../directory/model.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import { ownTenant, principal, requireActOn, requirePermission, tenantExtension } from './access.js';
 import {
   AgentStateAnswerSchema,
@@ -22,7 +22,7 @@ const STATE_RULE =
   'state signs the agent out of every queue.';
 
 /** Agent state (15-18) and click to call (28). */
-export function agentRoutes(app: FastifyInstance, runtime: Runtime) {
+export function agentRoutes(app: FastifyInstance, runtime: CcRuntime) {
   const { directory, contactCenter } = runtime;
 
   const updateAgentState = (p: Principal, e: Extension, name: string) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { normalizeNumber } from '../../directory/directory.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import { ownTenant, principal } from './access.js';
 import {
   CallAnswerSchema,
@@ -20,7 +20,7 @@ const TAGS = ['calls'];
 const INVALID_CALL_ID = 'Invalid call id';
 
 /** Call listing, search and control (19-27): tenant-level users. */
-export function callRoutes(app: FastifyInstance, runtime: Runtime) {
+export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   const { directory, contactCenter, callRecords } = runtime;
 
   /** Finished calls, newest first: durable records, plus ended calls whose record is still being written. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import type { Tenant } from '../../directory/model.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import { ownTenant, principal, tenantExtension } from './access.js';
 import { ccRoute } from './cc-route.js';
 import { SuccessAnswerSchema } from './common-schemas.js';
@@ -30,7 +30,7 @@ import {
 const TAGS = ['tenants'];
 
 /** Tenant administration: endpoints 1-14 of the spec. */
-export function tenantRoutes(app: FastifyInstance, runtime: Runtime) {
+export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   const { directory } = runtime;
   const ADMIN = ['Tenants View', 'Tenant Edit'] as const;
   const visibleTenants = (p: Principal): Tenant[] =>

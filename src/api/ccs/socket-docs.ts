@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
+import type { CcRuntime } from './cc-runtime.js';
 import { type MessageDoc, renderAsyncApi } from '../schema/asyncapi.js';
 import { CC_DOCUMENT } from './cc-route.js';
 import { BusyBodySchema, InternalErrorBodySchema, UpgradeRequiredBodySchema } from './error-schemas.js';
@@ -86,7 +86,7 @@ export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
 ];
 
 /** Documents /6/v2/sock: the upgrade in the OpenAPI document, the frames in the AsyncAPI document. */
-export function documentEventSocket(app: FastifyInstance, runtime: Runtime): void {
+export function documentEventSocket(app: FastifyInstance, runtime: CcRuntime): void {
   runtime.docs.addOperation(CC_DOCUMENT, {
     method: 'GET',
     path: `${app.prefix}/sock`,

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { CcEvent } from '../../contact-center/types.js';
 import type { Principal } from '../../core/permissions.js';
-import type { Runtime } from '../../server/runtime.js';
-import { observeFrames } from '../../server/traffic.js';
-import { socketRoute } from '../../server/websockets.js';
+import type { CcRuntime } from './cc-runtime.js';
+import { observeFrames } from '../transport/traffic.js';
+import { socketRoute } from '../transport/websockets.js';
 import type { Limits, SocketSlot } from '../limits/index.js';
 import { firstIssue, matches } from '../schema/validate.js';
 import { CATEGORIES, EVENT_NAMES, eventFrame } from './event-frames.js';
@@ -31,13 +31,13 @@ const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
 
 /** `/6/v2/sock`: connect with a token, then every permitted event, optionally narrowed by subscribe. */
-export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: TokenService, limits: Limits) {
+export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: TokenService, limits: Limits) {
   const sessions = new Set<Session>();
   const { directory, config } = runtime;
 
   // One fan-out: each event is rendered, serialized and UTF-8 encoded once, then sent as a text
   // frame to the sessions that may see it (a string would be encoded again for every socket).
-  runtime.bus.subscribe((e) => {
+  runtime.events.subscribe((e) => {
     if (e.type !== 'cc' || sessions.size === 0) return;
     let frame: Buffer | null | undefined;
     for (const s of sessions) {

@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
-import { isUpgrade } from '../../server/websockets.js';
+import { isUpgrade } from '../transport/websockets.js';
 import { BusyError, RequestLimiter } from './request-limiter.js';
 import { SocketRegistry } from './socket-registry.js';
 
-type LimitsConfig = Pick<
-  Runtime['config'],
-  'limitInflight' | 'limitPerClient' | 'busyDelayMs' | 'wsMax' | 'wsPerClient' | 'wsIdleMs'
->;
+/** The settings the limits read (from the server's configuration, read again at every check). */
+interface LimitsConfig {
+  limitInflight: number;
+  limitPerClient: number;
+  busyDelayMs: number;
+  wsMax: number;
+  wsPerClient: number;
+  wsIdleMs: number;
+}
 
 export interface Limits {
   requests: RequestLimiter;

@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../core/errors.js';
 import type { Principal } from '../../core/permissions.js';
-import type { Runtime } from '../../server/runtime.js';
-import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
 
 /**
  * The simulator is for the provider's administrators: HTTP Basic of an unscoped telco user who
  * holds SystemManagement or TenantBasicOrAdvanceManagement. Credentials go through the shared
  * authenticator (same cache and lock-out as the voice API).
  */
-export function requireTelcoAdmin(app: FastifyInstance, runtime: Runtime): void {
-  const auth = authenticatorFor(runtime);
+export function requireTelcoAdmin(app: FastifyInstance, auth: Authenticator): void {
   app.addHook('onRequest', async (req) => {
     const creds = parseBasic(req.headers.authorization);
     if (!creds)

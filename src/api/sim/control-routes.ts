@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { invalid, notFound } from '../../core/errors.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   type SimClock,
@@ -12,7 +12,7 @@ import {
 } from './sim-schemas.js';
 
 /** Reset, the state snapshot, the clock and text-message counting. */
-export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime: Runtime }) {
+export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime: SimRuntime }) {
   const clock = (): SimClock => ({ mode: runtime.clock.mode, now: runtime.clock.now() });
 
   simRoute(app, runtime, {

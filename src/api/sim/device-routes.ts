@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   DeviceParamsSchema,
@@ -17,7 +17,7 @@ import {
 const NO_DEVICE = refusal('`DEVICE_NOT_FOUND`.');
 
 /** What a phone does: answer, hang up, dial, send DTMF, log in and out. */
-export async function deviceRoutes(app: FastifyInstance, { runtime }: { runtime: Runtime }) {
+export async function deviceRoutes(app: FastifyInstance, { runtime }: { runtime: SimRuntime }) {
   const sw = runtime.switch;
 
   simRoute(app, runtime, {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import { requireTelcoAdmin } from './auth.js';
 import { controlRoutes } from './control-routes.js';
 import { deviceRoutes } from './device-routes.js';
@@ -12,7 +12,7 @@ import { pstnRoutes } from './pstn-routes.js';
  * for tests and the console. Telco-admin Basic auth; errors as `{error: {code, message}}`.
  * Every route is documented in /openapi/simulator.json (see sim-route.ts).
  */
-export async function simApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+export async function simApi(app: FastifyInstance, opts: { runtime: SimRuntime }) {
   opts.runtime.docs.defineOpenApi(SIM_OPENAPI);
   registerSimErrors(app);
   // Bodyless POSTs are common here (answer, hangup, reset): an empty JSON body is no body.
@@ -26,7 +26,7 @@ export async function simApi(app: FastifyInstance, opts: { runtime: Runtime }) {
       done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
     }
   });
-  requireTelcoAdmin(app, opts.runtime);
+  requireTelcoAdmin(app, opts.runtime.auth);
   // Only the runtime: the options of this plugin also carry its prefix.
   const routes = { runtime: opts.runtime };
   await app.register(controlRoutes, routes);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import {
   PstnCallParamsSchema,
@@ -20,7 +20,7 @@ import {
 const NO_CALL = refusal('`PSTN_CALL_NOT_FOUND`.');
 
 /** The outside world: callers dialing in, outside parties answering, numbers' behaviour. */
-export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: Runtime }) {
+export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: SimRuntime }) {
   const sw = runtime.switch;
 
   simRoute(app, runtime, {

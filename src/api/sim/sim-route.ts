@@ -1,10 +1,11 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../../core/errors.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { SimRuntime } from './sim-runtime.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
+import { addRoute, type CoreRoute, type RouteAdapter } from '../route-core/route-core.js';
 import { SimErrorSchema } from './sim-schemas.js';
 
 type Params<P> = P extends TObject ? Static<P> : Record<string, string>;
@@ -62,33 +63,34 @@ const SHARED_RESPONSES: Record<string, ResponseDoc> = {
  * Registers one simulator route and documents it in the `simulator` OpenAPI document. The path
  * parameters and the body are checked against the same schemas the document shows; an issue
  * becomes a 400 `MISSING_<FIELD>` or `INVALID_<FIELD>` (`INVALID_BODY` for the body as a whole).
+ * The steps are the route core's (src/api/route-core); the scope's hook admitted the caller.
  */
 export function simRoute<
   P extends TObject | undefined = undefined,
   B extends TSchema | undefined = undefined,
->(app: FastifyInstance, runtime: Runtime, route: SimRoute<P, B>): void {
-  const bodyRequired = route.bodyRequired ?? true;
-  runtime.docs.addOperation(SIM_OPENAPI.name, {
-    method: route.method,
-    path: `${app.prefix}${route.url}`,
-    operationId: route.operationId,
-    summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
-    tags: [route.tag],
-    ...(route.params ? { params: route.params } : {}),
-    ...(route.body ? { body: route.body, bodyRequired } : {}),
-    responses: { ...route.responses, ...SHARED_RESPONSES },
-  });
-  app.route({
+>(app: FastifyInstance, runtime: SimRuntime, route: SimRoute<P, B>): void {
+  addRoute(app, runtime.docs, SIM_ADAPTER, {
     method: route.method,
     url: route.url,
-    handler: async (req, reply) => {
-      const params = route.params ? checked(route.params, req.params) : req.params;
-      const body = route.body ? checked(route.body, objectBody(req.body, bodyRequired)) : undefined;
-      return route.handler({ params, body } as { params: Params<P>; body: Body<B> }, req, reply);
-    },
+    def: undefined,
+    params: route.params,
+    body: route.body,
+    bodyRequired: route.bodyRequired ?? true,
+    doc: { ...route, tags: [route.tag], responses: { ...route.responses, ...SHARED_RESPONSES } },
+    handle: route.handler as CoreRoute<undefined, SimInput, unknown>['handle'],
   });
 }
+
+type SimInput = { params: Record<string, string>; body: unknown };
+
+const SIM_ADAPTER: RouteAdapter<undefined, SimInput, unknown> = {
+  document: SIM_OPENAPI.name,
+  admit: () => undefined,
+  check: (schema, value) => checked(schema, value),
+  bodyOf: (raw, required) => objectBody(raw, required),
+  queryOf: () => undefined,
+  input: (_req, _principal, params, _scope, body) => ({ params, body }),
+};
 
 function objectBody(body: unknown, required: boolean): object {
   if (body === undefined || body === null) {
@@ -101,9 +103,9 @@ function objectBody(body: unknown, required: boolean): object {
   return body;
 }
 
-function checked<T>(schema: TSchema, value: T): T {
+function checked(schema: TSchema, value: unknown): void {
   const issue = firstIssue(schema, value);
-  if (!issue) return value;
+  if (!issue) return;
   const field = issue.field.split('.')[0] ?? '';
   if (!field) throw invalid('INVALID_BODY', issue.message);
   throw invalid(`${issue.missing ? 'MISSING' : 'INVALID'}_${snake(field)}`, issue.message);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../server/runtime.js';
-import { limitsFor, registerRestLimits } from '../limits/index.js';
+import type { VoiceRuntime } from './voice-runtime.js';
+import { registerRestLimits } from '../limits/index.js';
 import { callResources } from './calls/call-resources.js';
 import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
@@ -23,11 +23,11 @@ import { clientKey, principalOf, registerBasicAuth } from './request-auth.js';
 import { statusResources } from './status/status-resources.js';
 
 /** The voice platform API under /api: HAL REST and the event WebSocket /api/ws. */
-export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime }) {
+export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRuntime }) {
   const { runtime } = opts;
   runtime.docs.defineOpenApi(VOICE_OPENAPI);
   const sockets = new VoiceSockets(new SubscriptionIndex());
-  const stopFanout = startFanout(runtime.bus, sockets.index, runtime.directory);
+  const stopFanout = startFanout(runtime.events, sockets.index, runtime.directory);
   app.addHook('onClose', async () => stopFanout());
 
   registerProblemHandlers(app);
@@ -41,14 +41,14 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
     body.length === 0 ? done(null, undefined) : json(req, body as string, done),
   );
   registerRestLimits(app, {
-    limits: limitsFor(runtime),
+    limits: runtime.limits,
     clientKey,
     sendBusy: (reply) =>
       reply
         .type(PROBLEM_JSON)
         .send(problem(503, 'BUSY', 'The server is busy; retry after the indicated delay.')),
   });
-  registerBasicAuth(app, runtime);
+  registerBasicAuth(app, runtime.auth);
   registerEventSocket(app, runtime, sockets);
   registerVoiceEventsDocument(runtime.docs);
   registerResources(
@@ -66,7 +66,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
     {
       runtime,
       principalOf,
-      openapi: { document: VOICE_OPENAPI.name, prefix: '/api', problem: ProblemSchema },
+      openapi: { document: VOICE_OPENAPI.name, problem: ProblemSchema },
     },
   );
 }

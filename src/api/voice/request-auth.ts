@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import { sha256 } from '../../core/secrets.js';
-import type { Runtime } from '../../server/runtime.js';
-import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
 
 /**
  * A request's Basic credentials: the header (or the WebSocket subprotocol token made into one),
@@ -34,8 +33,7 @@ const usernames = new Map<string, string>();
 const USERNAMES_MAX = 50_000;
 
 /** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
-export function registerBasicAuth(app: FastifyInstance, runtime: Runtime): void {
-  const auth = authenticatorFor(runtime);
+export function registerBasicAuth(app: FastifyInstance, auth: Authenticator): void {
   app.addHook('onRequest', (req, _reply, done) => {
     const basic = basicOf(req);
     let principal: Principal | null;

@@ -1,4 +1,3 @@
-import type { Runtime } from '../../server/runtime.js';
 import type {
   CallRequestCommand,
   LegSummary,
@@ -7,6 +6,7 @@ import type {
   ParkLocationStatus,
   PresenceStatus,
   RetrieveParkedCommand,
+  SimState,
 } from '../../switch/types.js';
 
 /** The part of the switch the voice API drives (synchronous; throws DomainError). */
@@ -21,6 +21,9 @@ export interface VoiceSwitch {
   presence(tenantId: number, ext: string): PresenceStatus | undefined;
   parkLocationStatus(tenantId: number, n: number): ParkLocationStatus | undefined;
   sendMessage(tenantId: number, deviceIds: string[], text: string, priority: string): void;
+  /** Whether a phone is logged in (a directory device's `registered`). */
+  isRegistered(deviceId: string): boolean;
+  snapshot(): Pick<SimState, 'devices'>;
 }
 
-export const voiceSwitch = (runtime: Runtime): VoiceSwitch => runtime.switch as unknown as VoiceSwitch;
+export const voiceSwitch = (runtime: { switch: VoiceSwitch }): VoiceSwitch => runtime.switch;

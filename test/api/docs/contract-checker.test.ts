@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ObservedResponse } from '../../../src/server/traffic.js';
+import type { ObservedResponse } from '../../../src/api/transport/traffic.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**

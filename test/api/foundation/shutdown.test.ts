@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../../../src/server/app.js';
 import { DEFAULTS } from '../../../src/server/config.js';
 import { createRuntime } from '../../../src/server/runtime.js';
-import { socketRoute } from '../../../src/server/websockets.js';
+import { socketRoute } from '../../../src/api/transport/websockets.js';
 
 test('graceful shutdown: an in-flight request completes and an open WebSocket gets 1001', async () => {
   const config = {

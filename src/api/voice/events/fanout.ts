@@ -1,6 +1,6 @@
 import type { Directory } from '../../../directory/directory.js';
 import type { ExtensionType } from '../../../directory/model.js';
-import type { PlatformEvent } from '../../../server/runtime.js';
+import type { PlatformEvent } from '../../platform-events.js';
 import { type FramedEvent, framer } from './frames.js';
 import type { SubscriptionIndex } from './subscriptions.js';
 

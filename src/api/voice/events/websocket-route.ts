@@ -1,9 +1,8 @@
-import { observeFrames } from '../../../server/traffic.js';
+import { observeFrames } from '../../transport/traffic.js';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../../core/ids.js';
-import type { Runtime } from '../../../server/runtime.js';
-import { isUpgrade, socketRoute } from '../../../server/websockets.js';
-import { limitsFor } from '../../limits/index.js';
+import type { VoiceRuntime } from '../voice-runtime.js';
+import { isUpgrade, socketRoute } from '../../transport/websockets.js';
 import { Type } from '@sinclair/typebox';
 import { PROBLEM_JSON, problem, sendProblem } from '../hal/problem.js';
 import { ProblemSchema } from '../hal/problem-schema.js';
@@ -17,8 +16,12 @@ import type { VoiceSockets } from './voice-sockets.js';
  * then `{"webSocketId": "<uuid>"}`, then an echo of whatever the client sends. Idle sockets close
  * after wsIdleMs; closing cancels the socket's subscription sets.
  */
-export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sockets: VoiceSockets): void {
-  const limits = limitsFor(runtime);
+export function registerEventSocket(
+  app: FastifyInstance,
+  runtime: VoiceRuntime,
+  sockets: VoiceSockets,
+): void {
+  const { limits } = runtime;
   documentEventSocket(runtime);
   socketRoute(app, {
     url: '/ws',
@@ -69,7 +72,7 @@ export function registerEventSocket(app: FastifyInstance, runtime: Runtime, sock
 }
 
 /** The HTTP face of /api/ws; the socket's frames are in the AsyncAPI document voice-events. */
-function documentEventSocket(runtime: Runtime): void {
+function documentEventSocket(runtime: VoiceRuntime): void {
   const refused = (description: string) => ({
     description,
     schema: ProblemSchema,

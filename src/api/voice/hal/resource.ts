@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { DomainError, forbidden, invalid, notFound } from '../../../core/errors.js';
 import { type AccessRule, allows, inTenant, type Principal } from '../../../core/permissions.js';
-import type { Runtime } from '../../../server/runtime.js';
+import type { VoiceRuntime } from '../voice-runtime.js';
 import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
+import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -18,7 +19,8 @@ const OTHER_METHODS = ['PATCH', 'OPTIONS', 'TRACE'] as const;
 
 /** What a handler sees: the authenticated requester and the parsed request. */
 export interface Ctx {
-  runtime: Runtime;
+  /** What the voice API may reach (voice-runtime.ts), never the server's whole runtime. */
+  runtime: VoiceRuntime;
   principal: Principal;
   params: Record<string, string>;
   body: unknown;
@@ -94,10 +96,10 @@ export function listEntity(ctx: Ctx, spec: ListSpec): Entity {
 }
 
 export interface RegistryDeps {
-  runtime: Runtime;
+  runtime: VoiceRuntime;
   principalOf(req: FastifyRequest): Principal;
-  /** Where the operations are documented: the document name and the plugin's URL prefix. */
-  openapi?: { document: string; prefix: string; problem: TSchema };
+  /** The document the operations go into, and the body of its refusals. */
+  openapi: { document: string; problem: TSchema };
 }
 
 export function registerResources(
@@ -105,29 +107,37 @@ export function registerResources(
   defs: readonly ResourceDef[],
   deps: RegistryDeps,
 ): void {
-  for (const def of defs) registerResource(app, def, deps);
+  const adapter = voiceAdapter(deps);
+  for (const def of defs) registerResource(app, def, deps, adapter);
 }
 
-function registerResource(app: FastifyInstance, def: ResourceDef, deps: RegistryDeps): void {
+/** A verb of a row, as the route core hands it back to the voice adapter. */
+interface VoiceRoute {
+  verb: VerbDef;
+  ns: Namespace;
+}
+
+function registerResource(
+  app: FastifyInstance,
+  def: ResourceDef,
+  deps: RegistryDeps,
+  adapter: RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined>,
+): void {
   const supported = VERBS.filter((v) => def.verbs[v]);
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
   for (const verb of supported) {
     const vd = def.verbs[verb]!;
-    if (vd.doc && deps.openapi) document(deps, def.path, verb, vd.doc);
-    app.route({
+    const doc = vd.doc;
+    addRoute(app, deps.runtime.docs, adapter, {
       method: verb,
       url: def.path,
-      // Not async: most handlers answer synchronously, and a synchronous answer skips the promise,
-      // the awaited thenable reply and their microtask turns (seen in the request-path profile).
-      // A thrown error reaches the error handler either way.
-      handler: (req, reply) => {
-        const ctx = buildCtx(req, deps, vd.rules, vd.doc?.params);
-        if (vd.doc) validateRequest(vd.doc, ctx);
-        const outcome = vd.handle(ctx);
-        const ns = def.ns ?? 'v1';
-        if (outcome instanceof Promise) return outcome.then((o) => void send(reply, o, ctx, ns));
-        send(reply, outcome, ctx, ns);
-      },
+      def: { verb: vd, ns: def.ns ?? 'v1' },
+      params: doc?.params,
+      body: doc?.body,
+      bodyRequired: doc?.bodyRequired ?? true,
+      query: doc?.query,
+      doc: doc && operation(deps, doc),
+      handle: vd.handle,
     });
   }
   const unsupported = [...VERBS.filter((v) => !def.verbs[v]), ...OTHER_METHODS];
@@ -144,51 +154,64 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
 }
 
 /**
- * The requester, checked against the verb's rules; then the path parameters against the
- * documented ones (400 INVALID_FIELD naming the parameter); then the tenant of the path.
+ * The voice API's steps of the route core: the requester checked against the verb's rules
+ * (403); a parameter, body or query that does not match its schema is a 400 naming the field
+ * (MISSING_FIELD / INVALID_FIELD, or the verb's own `refuse`); the tenant of the path checked
+ * against the requester before the body is; outcomes rendered as HAL.
  */
-function buildCtx(
-  req: FastifyRequest,
-  deps: RegistryDeps,
-  rules: readonly AccessRule[],
-  paramsSchema: TObject | undefined,
-): Ctx {
-  const principal = deps.principalOf(req);
-  if (!allows(principal, rules))
-    throw forbidden('FORBIDDEN', 'The requester has no authority for this resource.');
-  const params = (req.params ?? {}) as Record<string, string>;
-  const issue = paramsSchema && firstIssue(paramsSchema, params);
-  if (issue) throw fieldError(issue);
-  const ctx: Ctx = {
-    runtime: deps.runtime,
-    principal,
-    params,
-    body: req.body,
-    url: req.url,
-    query: (name) => queryValues(req.url, name)[0],
+function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined> {
+  const { runtime } = deps;
+  return {
+    document: deps.openapi.document,
+    admit(req, { verb }) {
+      const principal = deps.principalOf(req);
+      if (!allows(principal, verb.rules))
+        throw forbidden('FORBIDDEN', 'The requester has no authority for this resource.');
+      return principal;
+    },
+    check(schema, value, part, { verb }) {
+      const issue = firstIssue(schema, value);
+      if (!issue) return;
+      const refuse = part === 'params' ? undefined : verb.doc?.refuse;
+      throw refuse ? refuse(issue, part as 'body' | 'query') : fieldError(issue);
+    },
+    scope: (principal, params) =>
+      params.tenantId === undefined ? undefined : checkTenant(runtime, principal!, params.tenantId),
+    // Without a query string the query is {}, which an object schema with nothing required accepts.
+    queryOf(req, schema) {
+      if (!req.url.includes('?') && !schema.required?.length && !schema.minProperties) return undefined;
+      const query: Record<string, string> = {};
+      for (const name of Object.keys(schema.properties)) {
+        const v = queryValues(req.url, name)[0];
+        if (v !== undefined) query[name] = v;
+      }
+      return query;
+    },
+    input(req, principal, params, tenantId) {
+      const ctx: Ctx = {
+        runtime,
+        principal: principal!,
+        params,
+        body: req.body,
+        url: req.url,
+        query: (name) => queryValues(req.url, name)[0],
+      };
+      if (tenantId !== undefined) ctx.tenantId = tenantId;
+      return ctx;
+    },
+    render: (reply, outcome, ctx, { ns }) => send(reply, outcome, ctx, ns),
   };
-  if (params.tenantId !== undefined) ctx.tenantId = checkTenant(deps.runtime, principal, params.tenantId);
-  return ctx;
 }
 
-function document(deps: RegistryDeps, path: string, method: Verb, doc: VerbDoc): void {
-  const { document: name, prefix, problem: problemSchema } = deps.openapi!;
+/** The verb's operation: its own answers, and the problem+json answers 4XX and 503 of every operation. */
+function operation(deps: RegistryDeps, doc: VerbDoc): RouteDoc {
   const error = (description: string): ResponseDoc => ({
     description,
-    schema: problemSchema,
+    schema: deps.openapi.problem,
     contentType: PROBLEM_JSON,
   });
-  deps.runtime.docs.addOperation(name, {
-    method,
-    // The root row '/' is the prefix itself (`/api`), as Fastify registers it.
-    path: path === '/' ? prefix : prefix + path,
-    operationId: doc.operationId,
-    summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
-    tags: doc.tags,
-    ...(doc.params ? { params: doc.params } : {}),
-    ...(doc.query ? { query: doc.query } : {}),
-    ...(doc.body ? { body: doc.body, bodyRequired: doc.bodyRequired ?? true } : {}),
+  return {
+    ...doc,
     responses: {
       ...doc.responses,
       '4XX': error('The request was refused: see errorCode and parameters (DESIGN §3.2).'),
@@ -197,25 +220,7 @@ function document(deps: RegistryDeps, path: string, method: Verb, doc: VerbDoc):
         headers: { 'Retry-After': RETRY_AFTER },
       },
     },
-  });
-}
-
-/** Checks the body and query against the verb's documented schemas (buildCtx checked the path). */
-function validateRequest(doc: VerbDoc, ctx: Ctx): void {
-  if (doc.body && (ctx.body !== undefined || (doc.bodyRequired ?? true))) {
-    const issue = firstIssue(doc.body, ctx.body ?? {});
-    if (issue) throw doc.refuse ? doc.refuse(issue, 'body') : fieldError(issue);
-  }
-  // Without a query string the query is {}, which an object schema with nothing required accepts.
-  if (doc.query && (ctx.url.includes('?') || doc.query.required?.length || doc.query.minProperties)) {
-    const query: Record<string, string> = {};
-    for (const name of Object.keys(doc.query.properties)) {
-      const v = ctx.query(name);
-      if (v !== undefined) query[name] = v;
-    }
-    const issue = firstIssue(doc.query, query);
-    if (issue) throw doc.refuse ? doc.refuse(issue, 'query') : fieldError(issue);
-  }
+  };
 }
 
 /** `Retry-After` of every voice 503 (busy delay, WebSocket maximum). */
@@ -234,7 +239,7 @@ const fieldError = (issue: SchemaIssue) =>
 export const TenantIdParam = Type.String({ pattern: '^[0-9]+$', description: 'The tenant id (digits).' });
 
 /** Tenant isolation: a requester reaches only its own tenant (an unscoped telco user reaches all). */
-export function checkTenant(runtime: Runtime, p: Principal, raw: string): number {
+export function checkTenant(runtime: VoiceRuntime, p: Principal, raw: string): number {
   const tenantId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (Number.isNaN(tenantId) || !inTenant(p, tenantId)) {
     throw forbidden('TENANT_FORBIDDEN', 'The requester has no access to this tenant.', [

@@ -1,11 +1,11 @@
 import { conflict } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { GenericEntity } from '../../../directory/model.js';
-import type { Runtime } from '../../../server/runtime.js';
+import type { VoiceRuntime } from '../voice-runtime.js';
 
 /** Where a provisioning request acts: the requester, its tenant (when the path names one), path params. */
 export interface Scope {
-  runtime: Runtime;
+  runtime: VoiceRuntime;
   principal: Principal;
   tenantId?: number;
   params: Record<string, string>;

@@ -1,0 +1,32 @@
+import type { ContactCenter } from '../../contact-center/contact-center.js';
+import type { Clock } from '../../core/clock.js';
+import type { Directory } from '../../directory/directory.js';
+import type { CallRecordStore } from '../../store/call-records.js';
+import type { Db } from '../../store/database.js';
+import type { Authenticator } from '../auth/index.js';
+import type { Limits } from '../limits/index.js';
+import type { PlatformEvents } from '../platform-events.js';
+import type { ApiDocs } from '../schema/registry.js';
+import type { TrafficObserver } from '../transport/traffic.js';
+
+/**
+ * The ports the contact-center API is given by the composition root (src/server), and all it
+ * may reach. The API never sees the server's whole runtime.
+ */
+export interface CcRuntime {
+  directory: Directory;
+  clock: Clock;
+  contactCenter: ContactCenter;
+  callRecords: CallRecordStore;
+  /** Where the OAuth tokens are kept. */
+  db: Db;
+  /** The bus the event socket listens to. */
+  events: PlatformEvents;
+  docs: ApiDocs;
+  /** Shared with the other APIs: one lock-out and credential cache, one set of limits. */
+  auth: Authenticator;
+  limits: Limits;
+  config: { wsConnectTimeoutMs: number };
+  /** Sees every socket frame when set (the contract tests). */
+  traffic?: TrafficObserver;
+}

@@ -1,0 +1,142 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../../core/permissions.js';
+import type { HttpMethod, OperationDoc } from '../schema/openapi.js';
+import type { ApiDocs } from '../schema/registry.js';
+
+/**
+ * The one way a route of any API runs: the voice registry, `ccRoute` and `simRoute` each turn
+ * their declaration into a `CoreRoute` and hand it here with their API's `RouteAdapter`. The core
+ * owns the order of the steps, so every API refuses the same way in the same order:
+ *
+ *   1 admit: the caller the scope's authentication hook found, checked against the route's permission
+ *   2 path parameters against their schema
+ *   3 scope: what the path names that the caller must reach (the voice tenant)
+ *   4 body, then 5 query, against their schemas
+ *   6 the handler, on the API's own input
+ *   7 render: the API's body for the outcome (or Fastify sends what the handler returned)
+ *
+ * What differs per API (its 400 body, how it reads a body or a query, how it renders) is the
+ * adapter's; failures are thrown, and the API's error handler gives them the API's error body.
+ * Commands of the switch run on the tenant's queue inside the switch (src/switch/tenant-queue.ts).
+ * The handler here is not async and allocates nothing of its own: a synchronous answer skips the
+ * promise, the awaited thenable reply and their microtask turns (seen in the request-path profile).
+ */
+
+/** Where a value that does not match its schema came from. */
+export type InputPart = 'params' | 'body' | 'query';
+
+/** One route, as the core runs it. `D` is the API's own declaration, handed back to its adapter. */
+export interface CoreRoute<D, I, O> {
+  method: HttpMethod;
+  /** Relative to the plugin's prefix. */
+  url: string;
+  def: D;
+  params?: TObject | undefined;
+  body?: TSchema | undefined;
+  /** Whether a body must come; without one, the adapter says what the body schema checks. */
+  bodyRequired: boolean;
+  query?: TObject | undefined;
+  /** The operation in the API's OpenAPI document; the core adds method, path and the schemas above. */
+  doc?: RouteDoc | undefined;
+  handle(input: I, req: FastifyRequest, reply: FastifyReply): O | Promise<O>;
+}
+
+/** What a route says of itself in its API's document, besides what the core knows. */
+export type RouteDoc = Pick<
+  OperationDoc,
+  'operationId' | 'summary' | 'description' | 'tags' | 'security' | 'bodyContentTypes' | 'responses'
+>;
+
+/** One API's answers to the steps of the core. */
+export interface RouteAdapter<D, I, O, S = undefined> {
+  /** The OpenAPI document the API's operations go into. */
+  readonly document: string;
+  /** Step 1: throws the API's 401 or 403. Undefined when the handler reads the caller itself. */
+  admit(req: FastifyRequest, def: D): Principal | undefined;
+  /** Steps 2, 4, 5: throws the API's 400 when `value` does not match `schema`. */
+  check(schema: TSchema, value: unknown, part: InputPart, def: D): void;
+  /** Step 3: throws the API's 403 or 404. */
+  scope?(principal: Principal | undefined, params: Record<string, string>): S;
+  /** The body the schema checks (absent: the parsed body; undefined and not required: unchecked). */
+  bodyOf?(raw: unknown, required: boolean): unknown;
+  /** The query the schema checks; undefined skips the check. */
+  queryOf(req: FastifyRequest, schema: TObject): unknown;
+  /** Step 6: the handler's input (`body` and `query` as checked; undefined without a schema). */
+  input(
+    req: FastifyRequest,
+    principal: Principal | undefined,
+    params: Record<string, string>,
+    scope: S,
+    body: unknown,
+    query: unknown,
+  ): I;
+  /** Step 7: writes the outcome (called without `this`). Absent: Fastify sends what the handler returned. */
+  render?(reply: FastifyReply, outcome: O, input: I, def: D): unknown;
+}
+
+/** The operation's path in the document: the root row `/` is the prefix itself, as Fastify registers it. */
+export const documentedPath = (prefix: string, url: string) => (url === '/' ? prefix : prefix + url);
+
+/** Registers (and documents) one route of an API through the core. */
+export function addRoute<D, I, O, S>(
+  app: FastifyInstance,
+  docs: ApiDocs,
+  adapter: RouteAdapter<D, I, O, S>,
+  route: CoreRoute<D, I, O>,
+): void {
+  if (route.doc) document(docs, adapter.document, app.prefix, route, route.doc);
+  const { def, bodyRequired } = route;
+  const paramsSchema = route.params;
+  const bodySchema = route.body;
+  const querySchema = route.query;
+  const render = adapter.render;
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler: (req, reply) => {
+      const principal = adapter.admit(req, def);
+      const params = (req.params ?? {}) as Record<string, string>;
+      if (paramsSchema) adapter.check(paramsSchema, params, 'params', def);
+      const scope = adapter.scope ? adapter.scope(principal, params) : (undefined as S);
+      let body: unknown;
+      if (bodySchema) {
+        body = adapter.bodyOf ? adapter.bodyOf(req.body, bodyRequired) : req.body;
+        if (body !== undefined || bodyRequired) adapter.check(bodySchema, body ?? {}, 'body', def);
+      }
+      let query: unknown;
+      if (querySchema) {
+        query = adapter.queryOf(req, querySchema);
+        if (query !== undefined) adapter.check(querySchema, query, 'query', def);
+      }
+      const input = adapter.input(req, principal, params, scope, body, query);
+      const outcome = route.handle(input, req, reply);
+      if (!render) return outcome;
+      if (outcome instanceof Promise) return outcome.then((o) => void render(reply, o, input, def));
+      render(reply, outcome, input, def);
+    },
+  });
+}
+
+function document<D, I, O>(
+  docs: ApiDocs,
+  name: string,
+  prefix: string,
+  route: CoreRoute<D, I, O>,
+  doc: RouteDoc,
+): void {
+  docs.addOperation(name, {
+    method: route.method,
+    path: documentedPath(prefix, route.url),
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: doc.tags,
+    ...(doc.security ? { security: doc.security } : {}),
+    ...(route.params ? { params: route.params } : {}),
+    ...(route.query ? { query: route.query } : {}),
+    ...(route.body ? { body: route.body, bodyRequired: route.bodyRequired } : {}),
+    ...(doc.bodyContentTypes ? { bodyContentTypes: doc.bodyContentTypes } : {}),
+    responses: doc.responses,
+  });
+}

@@ -1,0 +1,21 @@
+import type { ContactCenter } from '../../contact-center/contact-center.js';
+import type { Clock } from '../../core/clock.js';
+import type { Directory } from '../../directory/directory.js';
+import type { Switch } from '../../switch/switch.js';
+import type { Authenticator } from '../auth/index.js';
+import type { ApiDocs } from '../schema/registry.js';
+
+/**
+ * The ports the simulator API is given by the composition root (src/server), and all it may
+ * reach. The simulator drives the switch's own device and outside-network commands.
+ */
+export interface SimRuntime {
+  directory: Directory;
+  clock: Clock;
+  switch: Switch;
+  contactCenter: Pick<ContactCenter, 'countTextMessage'>;
+  docs: ApiDocs;
+  auth: Authenticator;
+  /** Back to the demo world. */
+  resetToDemo(): Promise<void>;
+}

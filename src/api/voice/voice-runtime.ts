@@ -1,0 +1,27 @@
+import type { Clock } from '../../core/clock.js';
+import type { Directory } from '../../directory/directory.js';
+import type { Authenticator } from '../auth/index.js';
+import type { Limits } from '../limits/index.js';
+import type { PlatformEvents } from '../platform-events.js';
+import type { ApiDocs } from '../schema/registry.js';
+import type { TrafficObserver } from '../transport/traffic.js';
+import type { VoiceSwitch } from './switch-port.js';
+
+/**
+ * The ports the voice API is given by the composition root (src/server), and all it may reach:
+ * handlers see them as `ctx.runtime`. The API never sees the server's whole runtime.
+ */
+export interface VoiceRuntime {
+  directory: Directory;
+  clock: Clock;
+  switch: VoiceSwitch;
+  /** The bus the event fan-out listens to. */
+  events: PlatformEvents;
+  /** The OpenAPI and AsyncAPI documents the routes describe themselves in. */
+  docs: ApiDocs;
+  /** Shared with the other APIs: one lock-out and credential cache, one set of limits. */
+  auth: Authenticator;
+  limits: Limits;
+  /** Sees every socket frame when set (the contract tests). */
+  traffic?: TrafficObserver;
+}

@@ -1,0 +1,52 @@
+import { authenticatorFor } from '../api/auth/index.js';
+import type { CcRuntime } from '../api/ccs/cc-runtime.js';
+import { limitsFor } from '../api/limits/index.js';
+import type { SimRuntime } from '../api/sim/sim-runtime.js';
+import type { VoiceRuntime } from '../api/voice/voice-runtime.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * Each API is given only the ports it needs, built here from the whole runtime: the server is the
+ * one place that knows every part (docs/architecture.md). The authenticator and the limits are
+ * the runtime's one instance of each, so lock-outs and caps hold across the APIs.
+ */
+export function voiceRuntime(runtime: Runtime): VoiceRuntime {
+  return {
+    directory: runtime.directory,
+    clock: runtime.clock,
+    switch: runtime.switch,
+    events: runtime.bus,
+    docs: runtime.docs,
+    auth: authenticatorFor(runtime),
+    limits: limitsFor(runtime),
+    ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
+  };
+}
+
+export function ccRuntime(runtime: Runtime): CcRuntime {
+  return {
+    directory: runtime.directory,
+    clock: runtime.clock,
+    contactCenter: runtime.contactCenter,
+    callRecords: runtime.callRecords,
+    db: runtime.db,
+    events: runtime.bus,
+    docs: runtime.docs,
+    auth: authenticatorFor(runtime),
+    limits: limitsFor(runtime),
+    config: runtime.config,
+    ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
+  };
+}
+
+export function simRuntime(runtime: Runtime): SimRuntime {
+  return {
+    directory: runtime.directory,
+    clock: runtime.clock,
+    switch: runtime.switch,
+    contactCenter: runtime.contactCenter,
+    docs: runtime.docs,
+    auth: authenticatorFor(runtime),
+    resetToDemo: () => runtime.resetToDemo(),
+  };
+}
