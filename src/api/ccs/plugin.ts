@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
+import { continuityFor } from '../continuity/index.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
@@ -33,7 +34,9 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   });
 
   oauthRoutes(app, runtime, tokens);
-  eventSocket(app, runtime, tokens, limits);
+  const continuity = await continuityFor(runtime);
+  app.addHook('onClose', () => continuity.close());
+  eventSocket(app, runtime, tokens, limits, continuity);
   documentEventSocket(app, runtime);
 
   await app.register(async (api) => {

@@ -1,3 +1,4 @@
+import type { Principal } from '../../core/permissions.js';
 import type { Runtime } from '../../server/runtime.js';
 import { SqlEventLog, SqlSessionStore } from '../../store/event-log.js';
 import { EventJournal } from './event-journal.js';
@@ -5,6 +6,11 @@ import { ResumeSessions } from './resume-sessions.js';
 
 export { EventJournal, type JournalRenderer } from './event-journal.js';
 export { type ResumeFailure, ResumeSessions } from './resume-sessions.js';
+
+/** Same person, whatever username form they logged in with (only they may resume a session). */
+export function identityOf(p: Principal): string {
+  return p.ext !== undefined && p.tenantId !== undefined ? `${p.ext}@${p.tenantId}` : `telco:${p.username}`;
+}
 
 /** Event continuity of one server: the journal and the resumable sessions (docs/events.md). */
 export interface Continuity {

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../../core/permissions.js';
 import type { Directory } from '../../../directory/directory.js';
-import type { ResumeSessions } from '../../continuity/index.js';
+import { identityOf, type ResumeSessions } from '../../continuity/index.js';
 import type { SocketSlot } from '../../limits/index.js';
 import type { AccountKind, ParkScope, SubscriptionIndex, SubscriptionSet } from './subscriptions.js';
 
@@ -26,10 +26,7 @@ export interface VoiceSessionState {
   }[];
 }
 
-/** Same person, whatever username form they logged in with. */
-export function identityOf(p: Principal): string {
-  return p.ext !== undefined && p.tenantId !== undefined ? `${p.ext}@${p.tenantId}` : `telco:${p.username}`;
-}
+export { identityOf } from '../../continuity/index.js';
 
 /** The open voice sockets by webSocketId. Closing one cancels its subscription sets. */
 export class VoiceSockets {
