@@ -25,8 +25,8 @@ export interface CcSocketOptions extends EventSocketOptions {
 
 export interface CcStreamEvents {
   event(event: CcEvent): void;
-  /** Connected (and subscribed again, after a reconnect); `resumed`: no event was lost. */
-  connected(info: { reconnect: boolean; resumed: boolean }): void;
+  /** Connected (and subscribed again, after a reconnect); `resumed` (with resume on): no event was lost. */
+  connected(info: { reconnect: boolean; resumed?: boolean }): void;
   disconnected(info: CloseInfo): void;
   reconnecting(info: { attempt: number; delayMs: number; error: unknown }): void;
   /** The server answered a keep-alive. */
@@ -77,12 +77,17 @@ export class CcEventStream {
           () => this.listeners.emit('keepAlive'),
           () => {},
         ),
-      connected: (s, reconnect) => this.listeners.emit('connected', { reconnect, resumed: s.resumed }),
+      connected: (s, reconnect) =>
+        this.listeners.emit('connected', this.resuming ? { reconnect, resumed: s.resumed } : { reconnect }),
       disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
         this.listeners.emit('reconnecting', { attempt, delayMs, error }),
       gaveUp: (error) => this.listeners.emit('error', error),
     });
+  }
+
+  private get resuming(): boolean {
+    return this.options.resume ?? true;
   }
 
   static async open(
@@ -151,7 +156,7 @@ export class CcEventStream {
     const timeout = this.socket.handshakeTimeoutMs;
     const channel = await FrameChannel.open(url, { 'user-agent': this.transport.userAgent }, timeout);
     try {
-      const resume = (this.options.resume ?? true) ? (this.cursor ?? true) : undefined;
+      const resume = this.resuming ? (this.cursor ?? true) : undefined;
       channel.send(JSON.stringify({ request: 'connect', token, ...(resume ? { resume } : {}) }));
       const answer = JSON.parse(await channel.next(timeout, 'connect answer')) as CcSocketAnswer;
       if (answer.response !== 'connect')

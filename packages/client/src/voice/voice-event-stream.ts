@@ -28,10 +28,10 @@ export interface VoiceStreamEvents {
   /** A frame of one of the stream's subscription sets. */
   event(event: VoiceEvent, set: SubscriptionSet): void;
   /**
-   * A socket is open and every subscription set is in place on it. `resumed`: the previous
-   * socket's sets and missed events came back, so no state needs reading again.
+   * A socket is open and every subscription set is in place on it. `resumed` (with resume on):
+   * the previous socket's sets and missed events came back, so no state needs reading again.
    */
-  connected(info: { webSocketId: string; reconnect: boolean; resumed: boolean }): void;
+  connected(info: { webSocketId: string; reconnect: boolean; resumed?: boolean }): void;
   disconnected(info: CloseInfo): void;
   reconnecting(info: { attempt: number; delayMs: number; error: unknown }): void;
   /** The server echoed a keep-alive. */
@@ -84,7 +84,8 @@ export class VoiceEventStream {
       sendKeepAlive: (s) => s.channel.send(VOICE_KEEP_ALIVE_TEXT),
       connected: (s, reconnect) => {
         this.everConnected = true;
-        this.listeners.emit('connected', { webSocketId: s.webSocketId, reconnect, resumed: s.resumed });
+        const info = { webSocketId: s.webSocketId, reconnect };
+        this.listeners.emit('connected', (options.resume ?? true) ? { ...info, resumed: s.resumed } : info);
       },
       disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
