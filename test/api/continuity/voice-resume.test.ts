@@ -135,6 +135,25 @@ describe('voice socket: resume', () => {
     await late.closed;
   });
 
+  test('a resume while the server still holds the old connection takes it over', async () => {
+    const r = await resumable(s);
+    presence(s, 1);
+    await r.sock.waitFor(2);
+    const last = sequences(r.sock.frames)[0];
+    const oldClosed = new Promise<[number, string]>((res) => r.sock.ws.once('close', (c, why) => res([c, String(why)])));
+    // One socket per client: without the take-over this would be refused 429.
+    const again = await openVoice(s, CAROL, resumeQuery(r.id, last));
+    const [f] = await again.waitFor(1);
+    assert.deepEqual(f, { webSocketId: r.id, resume: { status: 'resumed', sequence: last } });
+    assert.deepEqual(await oldClosed, [1000, 'resumed on another connection']);
+    presence(s, 1);
+    await again.waitFor(2);
+    assert.equal(sequences(again.frames)[0], last + 1);
+    assert.equal((await getJson(s, r.setHref, CAROL)).status, 200, 'the set stays with the new connection');
+    again.ws.close();
+    await again.closed;
+  });
+
   test('bad resume parameters are refused before the upgrade', async () => {
     for (const q of ['?resume=nope', '?resume=3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11', '?after=3', '?resume&after=x']) {
       await assert.rejects(openVoice(s, CAROL, q), (e: Error & { status?: number }) => e.status === 400, q);
