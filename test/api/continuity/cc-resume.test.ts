@@ -114,6 +114,29 @@ describe('contact-center socket: resume', () => {
     await close(late.sock);
   });
 
+  test('a telco session follows every tenant: one sequence per tenant, resumed per tenant', async () => {
+    const telco = await CcClient.login(s, 'admin');
+    const { sock, answer } = await connect(s, telco.token, true);
+    assert.ok(Object.keys(answer.sequences).length >= 2, 'every tenant');
+    sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
+    await sock.waitFor(2);
+    sock.ws.terminate();
+    await sock.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    await toggle(2);
+    // The client saw nothing meanwhile: it resumes with the sequences the connect answer gave.
+    const again = await connect(s, telco.token, { session: answer.session, after: answer.sequences });
+    assert.equal(again.answer.resumed, true);
+    await again.sock.waitFor(3);
+    const got = events(again.sock);
+    assert.equal(got.length, 2);
+    const acme = got[0].tenant_id as string;
+    assert.ok(got.every((f) => f.tenant_id === acme));
+    assert.ok((got[1].sequence as number) > (got[0].sequence as number));
+    assert.ok((got[0].sequence as number) > answer.sequences[acme]);
+    await close(again.sock);
+  });
+
   test('a malformed resume is refused and the socket closes', async () => {
     const { sock, answer } = await connect(s, admin.token, { session: 'x', after: 3 });
     assert.deepEqual(answer, { response: 'connect', success: false, reason: 'Invalid resume' });
