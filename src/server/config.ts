@@ -124,9 +124,19 @@ export const OPTIONS: Option[] = [
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
-  intOpt('resumeGraceMs', '--resume-grace-ms', 'a resumable event socket can resume this long after it closed', 1),
+  intOpt(
+    'resumeGraceMs',
+    '--resume-grace-ms',
+    'a resumable event socket can resume this long after it closed',
+    1,
+  ),
   intOpt('eventRetention', '--event-retention', 'events kept per tenant for resume', 1, 10_000_000),
-  intOpt('eventRetentionBytes', '--event-retention-bytes', 'bytes of events kept per tenant for resume', 1024),
+  intOpt(
+    'eventRetentionBytes',
+    '--event-retention-bytes',
+    'bytes of events kept per tenant for resume',
+    1024,
+  ),
 ];
 
 export const DEFAULTS: Config = {

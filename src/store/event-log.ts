@@ -119,9 +119,7 @@ export class SqlSessionStore implements SessionStorePort {
     await this.db.kysely
       .insertInto('resume_sessions')
       .values(row)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at }),
-      )
+      .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at }))
       .execute();
   }
 

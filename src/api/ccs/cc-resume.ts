@@ -4,7 +4,12 @@ import type { CcEvent } from '../../contact-center/types.js';
 import type { LoggedEvent } from '../../core/event-stream.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
-import { type Continuity, identityOf, type JournalRenderer, type ResumeFailure } from '../continuity/index.js';
+import {
+  type Continuity,
+  identityOf,
+  type JournalRenderer,
+  type ResumeFailure,
+} from '../continuity/index.js';
 import { eventFrame } from './event-frames.js';
 
 /** The `resume` field of `connect` (docs/events.md): `true` opens a resumable session. */
@@ -68,7 +73,8 @@ export const ccEventOf = (e: LoggedEvent): Pick<CcEvent, 'tenantId' | 'category'
 });
 
 /** A frame with its sequence appended (resumable sessions only). */
-export const withSequence = (frameJson: string, seq: number) => `${frameJson.slice(0, -1)},"sequence":${seq}}`;
+export const withSequence = (frameJson: string, seq: number) =>
+  `${frameJson.slice(0, -1)},"sequence":${seq}}`;
 
 /**
  * Begins or resumes a session for a `connect` that carries `resume`. Synchronous from the claim to

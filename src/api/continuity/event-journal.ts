@@ -159,7 +159,11 @@ export class EventJournal {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const events = this.pending;
-    const heads = [...this.moved].map((s): StreamHead => ({ tenantId: s.tenantId, nextSeq: s.reserved, clean: false }));
+    const heads = [...this.moved].map((s): StreamHead => ({
+      tenantId: s.tenantId,
+      nextSeq: s.reserved,
+      clean: false,
+    }));
     this.pending = [];
     this.moved.clear();
     if (events.length === 0 && heads.length === 0) return this.writing;
@@ -175,7 +179,11 @@ export class EventJournal {
     if (this.closed) return this.writing;
     this.closed = true;
     await this.flush();
-    const heads = [...this.streams.values()].map((s) => ({ tenantId: s.tenantId, nextSeq: s.next, clean: true }));
+    const heads = [...this.streams.values()].map((s) => ({
+      tenantId: s.tenantId,
+      nextSeq: s.next,
+      clean: true,
+    }));
     await this.port.closeClean(heads).catch((err) => this.log.error({ err }, 'event journal close failed'));
   }
 

@@ -41,7 +41,7 @@ export class ResumeSessions {
         await this.store.remove(rec.id);
         continue;
       }
-      const h: Held = { rec: { ...rec, detachedAt: since }};
+      const h: Held = { rec: { ...rec, detachedAt: since } };
       this.held.set(rec.id, h);
       this.journal.follow(rec.tenantId);
       h.expiry = this.clock.setTimer(left, () => this.end(rec.id));
@@ -50,7 +50,7 @@ export class ResumeSessions {
 
   /** A new session, attached to its socket. */
   begin(rec: Omit<StoredSession, 'detachedAt'>): void {
-    const h: Held = { rec: { ...rec, detachedAt: null }};
+    const h: Held = { rec: { ...rec, detachedAt: null } };
     this.held.set(rec.id, h);
     this.journal.follow(rec.tenantId);
     this.write(h);

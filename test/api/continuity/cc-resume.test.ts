@@ -18,7 +18,7 @@ async function connect(s: TestServer, token: string, resume?: unknown) {
   });
   ws.send(JSON.stringify({ request: 'connect', token, ...(resume === undefined ? {} : { resume }) }));
   const [answer] = await sock.waitFor(1);
-  return { sock, answer: answer as Record<string, any> };
+  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 const events = (sock: RecordingSocket) => sock.frames.filter((f) => typeof f.event === 'string');
@@ -35,7 +35,10 @@ describe('contact-center socket: resume', () => {
   const toggle = async (n: number) => {
     for (let i = 0; i < n; i++) {
       away = !away;
-      const r = await admin.post(`extensions/${ACME}`, { request: 'updateAgentState', name: away ? 'Meeting' : 'Ready' });
+      const r = await admin.post(`extensions/${ACME}`, {
+        request: 'updateAgentState',
+        name: away ? 'Meeting' : 'Ready',
+      });
       assert.equal(r.status, 200);
     }
   };
@@ -83,7 +86,10 @@ describe('contact-center socket: resume', () => {
     await toggle(1);
     await again.sock.waitFor(1 + 4);
     const got = events(again.sock);
-    assert.ok(got.every((f) => f.event === 'agent_state_changed'), 'the subscription came back');
+    assert.ok(
+      got.every((f) => f.event === 'agent_state_changed'),
+      'the subscription came back',
+    );
     const seqs = got.map((f) => f.sequence as number);
     assert.equal(seqs[0], seen[2], 'the unprocessed frame comes again');
     for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i] > seqs[i - 1], 'in order');
@@ -106,7 +112,11 @@ describe('contact-center socket: resume', () => {
     assert.equal(thief.answer.reason, 'expired');
     assert.notEqual(thief.answer.session, answer.session);
     await close(thief.sock);
-    const adv = await s.fetch('/sim/v1/clock/advance', { auth: 'admin:admin', method: 'POST', json: { ms: 121_000 } });
+    const adv = await s.fetch('/sim/v1/clock/advance', {
+      auth: 'admin:admin',
+      method: 'POST',
+      json: { ms: 121_000 },
+    });
     assert.equal(adv.status, 200);
     const late = await connect(s, admin.token, { session: answer.session, after: answer.sequences });
     assert.equal(late.answer.resumed, false);

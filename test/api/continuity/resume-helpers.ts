@@ -39,7 +39,9 @@ export function record(ws: WebSocket): RecordingSocket {
         };
         const timer = setTimeout(() => {
           waiters = waiters.filter((w) => w !== check);
-          rej(new Error(`expected ${n} frames, got ${frames.length}: ${JSON.stringify(frames).slice(0, 2000)}`));
+          rej(
+            new Error(`expected ${n} frames, got ${frames.length}: ${JSON.stringify(frames).slice(0, 2000)}`),
+          );
         }, timeoutMs);
         waiters.push(check);
         check();
@@ -51,7 +53,9 @@ export function record(ws: WebSocket): RecordingSocket {
 /** Opens `/api/ws` with `query` and Basic `auth`; resolves once the upgrade succeeded. */
 export function openVoice(s: TestServer, auth: string, query = ''): Promise<RecordingSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(new URL(`/api/ws${query}`, s.wsUrl), { headers: { authorization: basic(auth) } });
+    const ws = new WebSocket(new URL(`/api/ws${query}`, s.wsUrl), {
+      headers: { authorization: basic(auth) },
+    });
     const rec = record(ws);
     ws.once('unexpected-response', (_req, res) =>
       reject(Object.assign(new Error(`status ${res.statusCode}`), { status: res.statusCode })),

@@ -121,7 +121,10 @@ describe('voice socket: resume', () => {
     thief.ws.close();
     await thief.closed;
     // The grace period (2 minutes by default) passes on the server's clock.
-    const adv = await getJson(s, '/sim/v1/clock/advance', 'admin:admin', { method: 'POST', json: { ms: 121_000 } });
+    const adv = await getJson(s, '/sim/v1/clock/advance', 'admin:admin', {
+      method: 'POST',
+      json: { ms: 121_000 },
+    });
     assert.equal(adv.status, 200);
     const late = await openVoice(s, CAROL, resumeQuery(r.id, last));
     const [lf] = await late.waitFor(1);
@@ -140,7 +143,9 @@ describe('voice socket: resume', () => {
     presence(s, 1);
     await r.sock.waitFor(2);
     const last = sequences(r.sock.frames)[0];
-    const oldClosed = new Promise<[number, string]>((res) => r.sock.ws.once('close', (c, why) => res([c, String(why)])));
+    const oldClosed = new Promise<[number, string]>((res) =>
+      r.sock.ws.once('close', (c, why) => res([c, String(why)])),
+    );
     // One socket per client: without the take-over this would be refused 429.
     const again = await openVoice(s, CAROL, resumeQuery(r.id, last));
     const [f] = await again.waitFor(1);
@@ -155,7 +160,12 @@ describe('voice socket: resume', () => {
   });
 
   test('bad resume parameters are refused before the upgrade', async () => {
-    for (const q of ['?resume=nope', '?resume=3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11', '?after=3', '?resume&after=x']) {
+    for (const q of [
+      '?resume=nope',
+      '?resume=3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11',
+      '?after=3',
+      '?resume&after=x',
+    ]) {
       await assert.rejects(openVoice(s, CAROL, q), (e: Error & { status?: number }) => e.status === 400, q);
     }
   });

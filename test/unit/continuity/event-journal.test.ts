@@ -23,7 +23,9 @@ const dnd = (tenantId: number, i: number): PlatformEvent => ({
 async function journalOn(port: SqlEventLog, options = OPTIONS) {
   const j = await EventJournal.open(port, options, log);
   j.addRenderer((e) =>
-    e.type === 'presence' ? { channel: 'voice', tags: [`presence|${e.observed}`], body: `"n":${e.at}}` } : null,
+    e.type === 'presence'
+      ? { channel: 'voice', tags: [`presence|${e.observed}`], body: `"n":${e.at}}` }
+      : null,
   );
   return j;
 }
@@ -95,7 +97,10 @@ for (const { name, target } of testTargets()) {
       assert.equal(restarted.since(1001, before.at(-1)!), undefined, 'the last events may be lost');
       const [next] = emit(restarted, 1001, 4, 1);
       assert.ok(next! > before.at(-1)!, `${next} after ${before}`);
-      assert.deepEqual(restarted.since(1001, next! - 1)!.map((e) => e.seq), [next]);
+      assert.deepEqual(
+        restarted.since(1001, next! - 1)!.map((e) => e.seq),
+        [next],
+      );
       await restarted.close();
       await db.close();
     });
@@ -106,13 +111,18 @@ for (const { name, target } of testTargets()) {
       j.follow(1001);
       emit(j, 1001, 0, 6);
       assert.equal(j.since(1001, 2), undefined);
-      assert.deepEqual(j.since(1001, 3)!.map((e) => e.seq), [4, 5, 6]);
+      assert.deepEqual(
+        j.since(1001, 3)!.map((e) => e.seq),
+        [4, 5, 6],
+      );
       const small = await journalOn(new SqlEventLog(db), { retentionEvents: 100, retentionBytes: 100 });
       small.follow(1002);
       emit(small, 1002, 0, 10);
       const kept = small.since(1002, 10);
       assert.deepEqual(kept, []);
-      const first = [...Array(10).keys()].map((i) => i + 1).find((seq) => small.since(1002, seq - 1) !== undefined)!;
+      const first = [...Array(10).keys()]
+        .map((i) => i + 1)
+        .find((seq) => small.since(1002, seq - 1) !== undefined)!;
       assert.ok(first > 1 && first <= 10, `the oldest events were evicted (kept from ${first})`);
       await j.close();
       await small.close();

@@ -216,7 +216,8 @@ export class CcEventStream {
       return;
     }
     if (typeof frame.event !== 'string') return;
-    if (this.cursor && typeof frame.sequence === 'number') this.cursor.after[frame.tenant_id] = frame.sequence;
+    if (this.cursor && typeof frame.sequence === 'number')
+      this.cursor.after[frame.tenant_id] = frame.sequence;
     if (this.accepted && !this.accepted.has(frame.event)) return;
     this.listeners.emit('event', frame);
   }

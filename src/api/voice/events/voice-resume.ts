@@ -23,22 +23,22 @@ export const ResumeQuerySchema = Type.Object({
 });
 
 export type ResumeQuery =
-  | { kind: 'none' }
-  | { kind: 'new' }
-  | { kind: 'resume'; id: string; after: number }
-  | { invalid: string };
+  { kind: 'none' } | { kind: 'new' } | { kind: 'resume'; id: string; after: number } | { invalid: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseResumeQuery(query: unknown): ResumeQuery {
   const { resume, after } = (query ?? {}) as Record<string, unknown>;
-  if (resume === undefined) return after === undefined ? { kind: 'none' } : { invalid: '`after` needs `resume`.' };
+  if (resume === undefined)
+    return after === undefined ? { kind: 'none' } : { invalid: '`after` needs `resume`.' };
   if (typeof resume !== 'string') return { invalid: '`resume` may be given once.' };
   if (resume === '' || resume === 'true')
     return after === undefined ? { kind: 'new' } : { invalid: '`after` needs `resume=<webSocketId>`.' };
   if (!UUID.test(resume)) return { invalid: '`resume` is empty, `true` or a webSocketId.' };
   if (typeof after !== 'string' || !/^[0-9]{1,15}$/.test(after))
-    return { invalid: '`after` (the sequence of the last event received) is required with resume=<webSocketId>.' };
+    return {
+      invalid: '`after` (the sequence of the last event received) is required with resume=<webSocketId>.',
+    };
   return { kind: 'resume', id: resume.toLowerCase(), after: Number(after) };
 }
 

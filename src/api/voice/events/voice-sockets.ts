@@ -83,7 +83,8 @@ export class VoiceSockets {
     const socket: VoiceSocket = { ...base, sets: new Map(), resumable: true };
     for (const stored of state.sets) {
       const set = this.newSet(socket, stored.id, base.owner.tenantId!);
-      for (const kind of ['call', 'presence', 'park'] as const) set.accounts[kind] = new Set(stored.accounts[kind]);
+      for (const kind of ['call', 'presence', 'park'] as const)
+        set.accounts[kind] = new Set(stored.accounts[kind]);
       set.parkScope = stored.parkScope;
       if (stored.emergencyAllSites !== undefined) set.emergencyAllSites = stored.emergencyAllSites;
       socket.sets.set(set.id, set);
