@@ -58,7 +58,7 @@ async function open(runtime: Runtime): Promise<Continuity> {
     sessions,
     close: () =>
       (closing ??= (async () => {
-        await sessions.settle();
+        await sessions.close();
         await journal.close();
       })()),
   };

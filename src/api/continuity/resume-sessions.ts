@@ -22,6 +22,7 @@ export class ResumeSessions {
   private readonly held = new Map<string, Held>();
   /** Writes in the order they were made (one chain keeps each session's writes ordered). */
   private writes: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly store: SessionStorePort,
@@ -98,6 +99,7 @@ export class ResumeSessions {
     this.held.delete(id);
     this.clock.clearTimer(h.expiry);
     this.journal.unfollow(h.rec.tenantId);
+    if (this.closed) return;
     this.writes = this.writes
       .then(() => this.store.remove(id))
       .catch((err) => this.log.warn({ err, session: id }, 'resume session removal failed'));
@@ -108,12 +110,17 @@ export class ResumeSessions {
     for (const [id, h] of this.held) if (h.rec.detachedAt !== null) this.end(id);
   }
 
-  /** Resolves once every write so far is stored. */
-  settle(): Promise<void> {
-    return this.writes;
+  /**
+   * Stops writing (the database closes next). Sockets the shutdown closes stay stored as attached;
+   * after the restart they count as detached from then on.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.writes;
   }
 
   private write(h: Held): void {
+    if (this.closed) return;
     const snapshot = { ...h.rec };
     this.writes = this.writes
       .then(() => this.store.put(snapshot))
