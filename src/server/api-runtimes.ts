@@ -1,5 +1,6 @@
 import { authenticatorFor } from '../api/auth/index.js';
 import type { CcRuntime } from '../api/ccs/cc-runtime.js';
+import { continuityFor } from '../api/continuity/index.js';
 import { limitsFor } from '../api/limits/index.js';
 import type { SimRuntime } from '../api/sim/sim-runtime.js';
 import type { VoiceRuntime } from '../api/voice/voice-runtime.js';
@@ -19,6 +20,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
+    continuity: continuityFor(runtime),
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };
 }
@@ -34,6 +36,7 @@ export function ccRuntime(runtime: Runtime): CcRuntime {
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
+    continuity: continuityFor(runtime),
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };

@@ -24,6 +24,11 @@ export interface Config {
   lockoutWindowMs: number;
   lockoutPeriodMs: number;
   bodyLimitBytes: number;
+  /** Event continuity (docs/events.md): how long a resumable session outlives its socket. */
+  resumeGraceMs: number;
+  /** Events retained per tenant for resume, in count and in bytes. */
+  eventRetention: number;
+  eventRetentionBytes: number;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -119,6 +124,19 @@ export const OPTIONS: Option[] = [
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
+  intOpt(
+    'resumeGraceMs',
+    '--resume-grace-ms',
+    'a resumable event socket can resume this long after it closed',
+    1,
+  ),
+  intOpt('eventRetention', '--event-retention', 'events kept per tenant for resume', 1, 10_000_000),
+  intOpt(
+    'eventRetentionBytes',
+    '--event-retention-bytes',
+    'bytes of events kept per tenant for resume',
+    1024,
+  ),
 ];
 
 export const DEFAULTS: Config = {
@@ -139,6 +157,9 @@ export const DEFAULTS: Config = {
   lockoutWindowMs: 1_800_000,
   lockoutPeriodMs: 3_600_000,
   bodyLimitBytes: 1_048_576,
+  resumeGraceMs: 120_000,
+  eventRetention: 10_000,
+  eventRetentionBytes: 8_388_608,
   seed: true,
 };
 

@@ -43,12 +43,43 @@ export interface KvTable {
   value: string;
 }
 
+/** One event of a tenant's ordered stream, as the sockets render it (resume replays it). */
+export interface EventLogTable {
+  tenant_id: number;
+  seq: number;
+  channel: 'voice' | 'cc';
+  /** JSON array: the voice event's index keys, or the contact-center category and name. */
+  tags: string;
+  body: string;
+}
+
+/** Per tenant: the next sequence to issue (or reserved up to), and whether it closed cleanly. */
+export interface EventStreamsTable {
+  tenant_id: number;
+  next_seq: number;
+  clean: number;
+}
+
+/** A resumable socket session: what it subscribed to, and since when it is detached. */
+export interface ResumeSessionsTable {
+  id: string;
+  api: 'voice' | 'cc';
+  identity: string;
+  /** The tenant whose stream it follows; null: every tenant (a telco contact-center session). */
+  tenant_id: number | null;
+  state: string;
+  detached_at: number | null;
+}
+
 export interface Database {
   directory_entities: DirectoryEntitiesTable;
   call_records: CallRecordsTable;
   cc_tokens: CcTokensTable;
   text_counters: TextCountersTable;
   kv: KvTable;
+  event_log: EventLogTable;
+  event_streams: EventStreamsTable;
+  resume_sessions: ResumeSessionsTable;
 }
 
 export type { Generated };

@@ -4,6 +4,7 @@ import type { Directory } from '../../directory/directory.js';
 import type { CallRecordStore } from '../../store/call-records.js';
 import type { Db } from '../../store/database.js';
 import type { Authenticator } from '../auth/index.js';
+import type { Continuity } from '../continuity/index.js';
 import type { Limits } from '../limits/index.js';
 import type { PlatformEvents } from '../platform-events.js';
 import type { ApiDocs } from '../schema/registry.js';
@@ -26,6 +27,8 @@ export interface CcRuntime {
   /** Shared with the other APIs: one lock-out and credential cache, one set of limits. */
   auth: Authenticator;
   limits: Limits;
+  /** The server's event journal and resumable sessions, opened once (docs/events.md). */
+  continuity: Promise<Continuity>;
   config: { wsConnectTimeoutMs: number };
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;

@@ -9,6 +9,7 @@ import {
 } from './agent-schemas.js';
 import { EventCallSchema } from './call-schemas.js';
 import { Hms, IsoZoned, Uuid, UuidOrEmpty } from './common-schemas.js';
+import { ConnectResumeSchema } from './cc-resume.js';
 import { CATEGORIES, EVENT_NAMES } from './event-frames.js';
 
 // ---- frames the client sends --------------------------------------------------------------------
@@ -17,6 +18,7 @@ export const ConnectRequestSchema = Type.Object(
   {
     request: Type.Literal('connect'),
     token: Type.String({ minLength: 1, description: 'An access token from `POST /6/v2/api/oauth/token`.' }),
+    resume: Type.Optional(ConnectResumeSchema),
   },
   { $id: 'ConnectRequest' },
 );
@@ -42,15 +44,49 @@ export type SubscribeRequest = Static<typeof SubscribeRequestSchema>;
 
 // ---- answers to the client's frames -------------------------------------------------------------
 
+/** Per tenant (`tenant_id`): a sequence of its event stream. */
+const Sequences = (description: string) =>
+  Type.Record(Type.String({ format: 'uuid' }), Type.Integer({ minimum: 0 }), { description });
+
 export const ConnectAcceptedSchema = Type.Object(
-  { response: Type.Literal('connect'), success: Type.Literal(true) },
+  {
+    response: Type.Literal('connect'),
+    success: Type.Literal(true),
+    session: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only with `resume`: the id to resume this session with.' }),
+    ),
+    resumed: Type.Optional(
+      Type.Boolean({
+        description:
+          'Only with `resume`: true when the named session is back (its subscription, then every event ' +
+          'missed, then the live stream); false for a new session.',
+      }),
+    ),
+    sequences: Type.Optional(
+      Sequences(
+        'Only with `resume`. New session: the sequence of each tenant’s last event. Resumed: the `after` used per tenant.',
+      ),
+    ),
+    reason: Type.Optional(
+      Type.Union([Type.Literal('expired'), Type.Literal('retention')], {
+        description:
+          'Only when a resume failed (`resumed` false): `expired`, no session of yours by that id (its ' +
+          'grace period passed); `retention`, the missed events are no longer all kept. This is a new ' +
+          'session without a subscription: read the status resources again and subscribe anew.',
+      }),
+    ),
+  },
   { $id: 'ConnectAccepted', additionalProperties: false },
 );
 export const ConnectRefusedSchema = Type.Object(
   {
     response: Type.Literal('connect'),
     success: Type.Literal(false),
-    reason: Type.Union([Type.Literal('Unauthorized'), Type.Literal('Too many connections')]),
+    reason: Type.Union([
+      Type.Literal('Unauthorized'),
+      Type.Literal('Too many connections'),
+      Type.Literal('Invalid resume'),
+    ]),
   },
   {
     $id: 'ConnectRefused',
@@ -138,6 +174,14 @@ const eventFrame = (event: CcEvent['name'], category: CcEvent['category'], data:
       tenant_id: Uuid,
       timestamp: IsoZoned,
       data,
+      sequence: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description:
+            'Only in a session opened with `resume`: the event’s place in its tenant’s stream ' +
+            '(increasing, never reused; gaps allowed). Resume with the last one per tenant.',
+        }),
+      ),
     },
     { $id: `${pascal(event)}Event`, additionalProperties: false },
   );
@@ -183,6 +227,8 @@ interface Frame<E extends CcEvent['name'], C extends string, D> {
   tenant_id: string;
   timestamp: string;
   data: D;
+  /** Only in a session opened with `resume`. */
+  sequence?: number;
 }
 
 /** Every event frame, typed by event name. */

@@ -33,7 +33,9 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
   });
 
   oauthRoutes(app, runtime, tokens);
-  eventSocket(app, runtime, tokens, limits);
+  const continuity = await runtime.continuity;
+  app.addHook('onClose', () => continuity.close());
+  eventSocket(app, runtime, tokens, limits, continuity);
   documentEventSocket(app, runtime);
 
   await app.register(async (api) => {

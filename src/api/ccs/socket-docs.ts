@@ -31,7 +31,10 @@ export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
     summary: 'The first frame: authenticates the socket with an access token.',
     payload: ConnectRequestSchema,
     action: 'receive',
-    examples: [{ name: 'connect', payload: { request: 'connect', token: '<access token>' } }],
+    examples: [
+      { name: 'connect', payload: { request: 'connect', token: '<access token>' } },
+      { name: 'resumable', payload: { request: 'connect', token: '<access token>', resume: true } },
+    ],
   },
   {
     name: 'subscribe',
@@ -44,7 +47,8 @@ export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
   {
     name: 'connectAccepted',
     title: 'Connect accepted',
-    summary: 'The token is valid; events follow.',
+    summary:
+      'The token is valid; events follow. With `resume` (docs/events.md): the session, whether it resumed, and the sequences.',
     payload: ConnectAcceptedSchema,
     action: 'send',
   },

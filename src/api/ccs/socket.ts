@@ -8,6 +8,16 @@ import { observeFrames } from '../transport/traffic.js';
 import { socketRoute } from '../transport/websockets.js';
 import type { Limits, SocketSlot } from '../limits/index.js';
 import { firstIssue, matches } from '../schema/validate.js';
+import { type Continuity, identityOf } from '../continuity/index.js';
+import {
+  type ConnectResume,
+  ConnectResumeSchema,
+  ccEventOf,
+  ccJournalRenderer,
+  openCcSession,
+  sessionState,
+  withSequence,
+} from './cc-resume.js';
 import { CATEGORIES, EVENT_NAMES, eventFrame } from './event-frames.js';
 import {
   type ConnectRequest,
@@ -24,6 +34,8 @@ interface Session {
   slot: SocketSlot;
   /** Event names the client narrowed to; null: everything its permissions allow. */
   only: Set<string> | null;
+  /** A resumable session (docs/events.md): its id and where its tenants stood at its start. */
+  resume?: { id: string; start: Record<string, number> };
 }
 
 const TEXT = { binary: false };
@@ -31,26 +43,47 @@ const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
 
 /** `/6/v2/sock`: connect with a token, then every permitted event, optionally narrowed by subscribe. */
-export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: TokenService, limits: Limits) {
+export function eventSocket(
+  app: FastifyInstance,
+  runtime: CcRuntime,
+  tokens: TokenService,
+  limits: Limits,
+  continuity: Continuity,
+) {
   const sessions = new Set<Session>();
   const { directory, config } = runtime;
+  continuity.journal.addRenderer(ccJournalRenderer(directory));
 
   // One fan-out: each event is rendered, serialized and UTF-8 encoded once, then sent as a text
   // frame to the sessions that may see it (a string would be encoded again for every socket).
+  // Resumable sessions get a second encoding that carries the event's sequence.
   runtime.events.subscribe((e) => {
     if (e.type !== 'cc' || sessions.size === 0) return;
-    let frame: Buffer | null | undefined;
+    let json: string | null | undefined;
+    let frame: Buffer | undefined;
+    let sequenced: Buffer | undefined;
     for (const s of sessions) {
       if (!receives(s, e)) continue;
-      if (frame === undefined) {
+      if (json === undefined) {
         const f = eventFrame(directory, e);
-        frame = f && Buffer.from(JSON.stringify(f));
+        json = f && JSON.stringify(f);
       }
-      if (frame === null) return;
+      if (json === null) return;
       s.slot.touch();
-      s.socket.send(frame, TEXT);
+      if (s.resume) {
+        const seq = continuity.journal.sequenceOf(e);
+        sequenced ??= Buffer.from(seq === undefined ? json : withSequence(json, seq));
+        s.socket.send(sequenced, TEXT);
+      } else s.socket.send((frame ??= Buffer.from(json)), TEXT);
     }
   });
+
+  /** Ends a session's socket bookkeeping; a resumable one waits for its grace period. */
+  const detach = (s: Session) => {
+    if (!sessions.delete(s)) return;
+    s.slot.release();
+    if (s.resume) continuity.sessions.detach(s.resume.id, sessionState(s.only, s.resume.start));
+  };
 
   socketRoute(app, {
     url: '/sock',
@@ -94,8 +127,10 @@ export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: To
       if (!session) {
         if (connecting) return;
         connecting = true;
-        const subject = matches(ConnectRequestSchema, msg)
-          ? await tokens.subjectOf((msg as ConnectRequest).token)
+        // `resume` is judged after the token (a malformed one is its own refusal).
+        const { resume: rawResume, ...connect } = msg;
+        const subject = matches(ConnectRequestSchema, connect)
+          ? await tokens.subjectOf((connect as ConnectRequest).token)
           : null;
         const principal = subject ? principalOfSubject(directory, subject) : null;
         if (!principal) {
@@ -104,6 +139,13 @@ export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: To
           return;
         }
         const client = `${principal.username}|${ip}`;
+        const resume = parseResume(rawResume);
+        if (resume === undefined) {
+          send({ response: 'connect', success: false, reason: 'Invalid resume' });
+          socket.close(POLICY_VIOLATION, 'invalid resume');
+          return;
+        }
+        if (resume !== null && resume !== true) takeOver(resume.session, principal);
         if (limits.sockets.refusal(client)) {
           send({ response: 'connect', success: false, reason: 'Too many connections' });
           socket.close(TRY_AGAIN_LATER, 'too many connections');
@@ -114,7 +156,17 @@ export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: To
         slot = limits.sockets.admit(client, () => socket.close(1000, 'idle'));
         session = { socket, principal, slot, only: null };
         sessions.add(session);
-        send({ response: 'connect', success: true });
+        if (resume === null) {
+          send({ response: 'connect', success: true });
+          return;
+        }
+        const opened = openCcSession(continuity, directory, principal, resume);
+        session.only = opened.only;
+        session.resume = { id: opened.id, start: opened.start };
+        send({ response: 'connect', success: true, ...opened.answer });
+        for (const e of opened.missed) {
+          if (receives(session, ccEventOf(e))) socket.send(withSequence(e.body, e.seq));
+        }
         return;
       }
       if (msg.request === 'subscribe') {
@@ -126,6 +178,8 @@ export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: To
         }
         const names = expand((msg as SubscribeRequest).events);
         session.only = names;
+        if (session.resume)
+          continuity.sessions.update(session.resume.id, sessionState(names, session.resume.start));
         send({ response: 'subscribe', success: true, events: [...names] });
         return;
       }
@@ -139,12 +193,27 @@ export function eventSocket(app: FastifyInstance, runtime: CcRuntime, tokens: To
     socket.on('close', () => {
       clearTimeout(connectTimer);
       slot.release();
-      if (session) sessions.delete(session);
+      if (session) detach(session);
     });
+  }
+
+  /** A reconnect resumes a session whose old socket the server still holds: that one closes. */
+  function takeOver(id: string, principal: Principal) {
+    for (const s of sessions) {
+      if (s.resume?.id !== id.toLowerCase() || identityOf(s.principal) !== identityOf(principal)) continue;
+      detach(s);
+      s.socket.close(1000, 'resumed on another connection');
+    }
   }
 }
 
-function receives(s: Session, e: CcEvent): boolean {
+/** The connect's `resume`: null when absent, undefined when malformed. */
+function parseResume(raw: unknown): ConnectResume | null | undefined {
+  if (raw === undefined) return null;
+  return matches(ConnectResumeSchema, raw) ? (raw as ConnectResume) : undefined;
+}
+
+function receives(s: Session, e: Pick<CcEvent, 'tenantId' | 'category' | 'name'>): boolean {
   const p = s.principal;
   if (p.authority !== 'telco' && p.tenantId !== e.tenantId) return false;
   if (!p.ccPermissions.includes(CATEGORIES[e.category].permission)) return false;

@@ -5,7 +5,8 @@ import { callResources } from './calls/call-resources.js';
 import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
 import { registerProblemHandlers } from './error-handling.js';
-import { startFanout } from './events/fanout.js';
+import { continuityFor } from '../continuity/index.js';
+import { startFanout, voiceJournalRenderer } from './events/fanout.js';
 import { subscriptionResources } from './events/subscription-resources.js';
 import { SubscriptionIndex } from './events/subscriptions.js';
 import { VoiceSockets } from './events/voice-sockets.js';
@@ -26,9 +27,14 @@ import { statusResources } from './status/status-resources.js';
 export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRuntime }) {
   const { runtime } = opts;
   runtime.docs.defineOpenApi(VOICE_OPENAPI);
-  const sockets = new VoiceSockets(new SubscriptionIndex());
-  const stopFanout = startFanout(runtime.events, sockets.index, runtime.directory);
-  app.addHook('onClose', async () => stopFanout());
+  const continuity = await runtime.continuity;
+  continuity.journal.addRenderer(voiceJournalRenderer(runtime.directory));
+  const sockets = new VoiceSockets(new SubscriptionIndex(), runtime.directory, continuity.sessions);
+  const stopFanout = startFanout(runtime.events, sockets.index, runtime.directory, continuity.journal);
+  app.addHook('onClose', async () => {
+    stopFanout();
+    await continuity.close();
+  });
 
   registerProblemHandlers(app);
   // Requests are JSON (spec: Media); anything else is 415.
@@ -49,7 +55,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
         .send(problem(503, 'BUSY', 'The server is busy; retry after the indicated delay.')),
   });
   registerBasicAuth(app, runtime.auth);
-  registerEventSocket(app, runtime, sockets);
+  registerEventSocket(app, runtime, sockets, continuity);
   registerVoiceEventsDocument(runtime.docs);
   registerResources(
     app,

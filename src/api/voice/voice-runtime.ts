@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Authenticator } from '../auth/index.js';
+import type { Continuity } from '../continuity/index.js';
 import type { Limits } from '../limits/index.js';
 import type { PlatformEvents } from '../platform-events.js';
 import type { ApiDocs } from '../schema/registry.js';
@@ -22,6 +23,8 @@ export interface VoiceRuntime {
   /** Shared with the other APIs: one lock-out and credential cache, one set of limits. */
   auth: Authenticator;
   limits: Limits;
+  /** The server's event journal and resumable sessions, opened once (docs/events.md). */
+  continuity: Promise<Continuity>;
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
 }

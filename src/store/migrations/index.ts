@@ -68,6 +68,39 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_event_continuity': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('event_log')
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('channel', 'varchar(8)', (c) => c.notNull())
+        .addColumn('tags', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('event_log_pk', ['tenant_id', 'seq'])
+        .execute();
+      await db.schema
+        .createTable('event_streams')
+        .addColumn('tenant_id', 'integer', (c) => c.primaryKey())
+        .addColumn('next_seq', 'bigint', (c) => c.notNull())
+        .addColumn('clean', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('resume_sessions')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('api', 'varchar(8)', (c) => c.notNull())
+        .addColumn('identity', 'varchar(200)', (c) => c.notNull())
+        .addColumn('tenant_id', 'integer')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('detached_at', 'bigint')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['resume_sessions', 'event_streams', 'event_log']) {
+        await db.schema.dropTable(t).ifExists().execute();
+      }
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -85,7 +85,7 @@ describe('contact-center events through the client', () => {
 
   test('watch: agents and queues from REST first, then events; read again after a reconnect', async () => {
     await sim(bed.server, 'reset');
-    const acme = cc('100@1001', { socket: { reconnect: FAST_RECONNECT } });
+    const acme = cc('100@1001', { socket: { reconnect: FAST_RECONNECT, resume: false } });
     const watch = await acme.watch();
     assert.equal(watch.initial.tenant.uuid, ACME);
     assert.deepEqual(
@@ -168,7 +168,7 @@ describe('contact-center keep-alive against a server with a short idle time-out'
       url: bed.server.httpUrl,
       username: '101@1001',
       password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
+      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT, resume: false },
     });
     try {
       const stream = await client.events();

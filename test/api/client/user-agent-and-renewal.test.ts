@@ -88,7 +88,13 @@ describe('the client on the wire (stub server)', () => {
   });
 
   test('voice: the User-Agent and Basic credentials on REST and on the socket upgrade', async () => {
-    const voice = new VoiceClient({ url: base, username: '100@1001', password: '1234' });
+    // The stub speaks the plain socket (no resume), as a server of the spec would.
+    const voice = new VoiceClient({
+      url: base,
+      username: '100@1001',
+      password: '1234',
+      socket: { resume: false },
+    });
     const stream = await voice.events();
     assert.equal(stream.webSocketId, 'stub-socket');
     await voice.close();

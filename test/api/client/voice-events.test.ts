@@ -51,7 +51,7 @@ describe('voice events through the client', () => {
   });
 
   test('a socket the server drops is reopened; the sets are created again and events flow', async () => {
-    const alice = voice('100@1001', { socket: { reconnect: FAST_RECONNECT } });
+    const alice = voice('100@1001', { socket: { reconnect: FAST_RECONNECT, resume: false } });
     const bob = voice('101@1001');
     const watch = await alice.watch({ calls: ['101@1001'], presence: ['101@1001'] });
     const stream = await alice.events();
@@ -136,7 +136,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       url: bed.server.httpUrl,
       username: '103@1001',
       password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT },
+      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT, resume: false },
     });
     try {
       const stream = await client.events();
@@ -166,7 +166,13 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       url: bed.server.httpUrl,
       username: '102@1001',
       password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, closeTimeoutMs: 50, reconnect: FAST_RECONNECT },
+      socket: {
+        keepAliveMs: 100,
+        serverIdleTimeoutMs: 600,
+        closeTimeoutMs: 50,
+        reconnect: FAST_RECONNECT,
+        resume: false,
+      },
     });
     try {
       const stream = await client.events();

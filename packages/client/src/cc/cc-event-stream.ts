@@ -15,12 +15,18 @@ export const ALL_CATEGORIES: CcEventFilter[] = ['agent', 'call', 'inbound_queue'
 export interface CcSocketOptions extends EventSocketOptions {
   /** Time allowed for the upgrade and each answer of the handshake (default 10 s). */
   handshakeTimeoutMs?: number;
+  /**
+   * Resume after a lost socket (default true): the server gives back every event missed within its
+   * grace period. When it cannot (or this is false), `connected` says `resumed: false`: events
+   * were lost meanwhile (docs/events.md).
+   */
+  resume?: boolean;
 }
 
 export interface CcStreamEvents {
   event(event: CcEvent): void;
-  /** Connected (and subscribed again, after a reconnect). */
-  connected(info: { reconnect: boolean }): void;
+  /** Connected (and subscribed again, after a reconnect); `resumed` (with resume on): no event was lost. */
+  connected(info: { reconnect: boolean; resumed?: boolean }): void;
   disconnected(info: CloseInfo): void;
   reconnecting(info: { attempt: number; delayMs: number; error: unknown }): void;
   /** The server answered a keep-alive. */
@@ -32,6 +38,14 @@ export interface CcStreamEvents {
 class CcSession extends ChannelSession {
   /** Answers to `subscribe` requests, in the order they were sent. */
   readonly pending: ((answer: CcSocketAnswer) => void)[] = [];
+  resumed = false;
+}
+
+/** The connect answer's additions for a client that asked for resume. */
+interface ResumeAnswer {
+  session?: string;
+  resumed?: boolean;
+  sequences?: Record<string, number>;
 }
 
 /**
@@ -48,11 +62,13 @@ export class CcEventStream {
   private filter: CcEventFilter[] | null = null;
   /** Event names the server confirmed for the filter; events outside it are not delivered. */
   private accepted: Set<string> | null = null;
+  /** The resumable session and, per tenant, the sequence of the last event delivered. */
+  private cursor: { session: string; after: Record<string, number> } | undefined;
 
   private constructor(
     private readonly transport: HttpTransport,
     private readonly tokens: CcTokens,
-    options: CcSocketOptions,
+    private readonly options: CcSocketOptions,
   ) {
     this.socket = new EventSocket(() => this.connect(), options, {
       sendKeepAlive: (s) =>
@@ -61,12 +77,17 @@ export class CcEventStream {
           () => this.listeners.emit('keepAlive'),
           () => {},
         ),
-      connected: (_s, reconnect) => this.listeners.emit('connected', { reconnect }),
+      connected: (s, reconnect) =>
+        this.listeners.emit('connected', this.resuming ? { reconnect, resumed: s.resumed } : { reconnect }),
       disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
         this.listeners.emit('reconnecting', { attempt, delayMs, error }),
       gaveUp: (error) => this.listeners.emit('error', error),
     });
+  }
+
+  private get resuming(): boolean {
+    return this.options.resume ?? true;
   }
 
   static async open(
@@ -135,7 +156,8 @@ export class CcEventStream {
     const timeout = this.socket.handshakeTimeoutMs;
     const channel = await FrameChannel.open(url, { 'user-agent': this.transport.userAgent }, timeout);
     try {
-      channel.send(JSON.stringify({ request: 'connect', token }));
+      const resume = this.resuming ? (this.cursor ?? true) : undefined;
+      channel.send(JSON.stringify({ request: 'connect', token, ...(resume ? { resume } : {}) }));
       const answer = JSON.parse(await channel.next(timeout, 'connect answer')) as CcSocketAnswer;
       if (answer.response !== 'connect')
         throw new HandshakeError(`expected the connect answer, got ${answer.response}`);
@@ -149,6 +171,14 @@ export class CcEventStream {
         throw new ConnectRefusedError(answer.reason, true);
       }
       const session = new CcSession(channel);
+      const r = answer as ResumeAnswer;
+      if (r.session && r.sequences) {
+        session.resumed = r.resumed === true;
+        this.cursor = {
+          session: r.session,
+          after: session.resumed ? { ...r.sequences, ...this.cursor?.after } : { ...r.sequences },
+        };
+      }
       channel.listen((text) => this.onFrame(session, text));
       return session;
     } catch (e) {
@@ -186,6 +216,8 @@ export class CcEventStream {
       return;
     }
     if (typeof frame.event !== 'string') return;
+    if (this.cursor && typeof frame.sequence === 'number')
+      this.cursor.after[frame.tenant_id] = frame.sequence;
     if (this.accepted && !this.accepted.has(frame.event)) return;
     this.listeners.emit('event', frame);
   }

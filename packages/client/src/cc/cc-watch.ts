@@ -81,8 +81,8 @@ export class CcWatch implements AsyncIterable<CcUpdate> {
   private listen(): void {
     this.off.push(
       this.stream.on('event', (event) => this.queue.event(event)),
-      this.stream.on('connected', ({ reconnect }) => {
-        if (reconnect) void this.queue.resync();
+      this.stream.on('connected', ({ reconnect, resumed }) => {
+        if (reconnect && !resumed) void this.queue.resync();
       }),
       this.stream.on('error', (error) => this.queue.fail(error)),
     );

@@ -15,13 +15,23 @@ import type { Problem, VoiceEvent } from './voice-types.js';
 export interface VoiceSocketOptions extends EventSocketOptions {
   /** Time allowed for the upgrade and the `webSocketId` message (default 10 s). */
   handshakeTimeoutMs?: number;
+  /**
+   * Resume after a lost socket (default true): the server gives the sets back and every event
+   * missed within its grace period, so nothing is lost and nothing needs reading again. When the
+   * server cannot resume (or this is false), the sets are created again and `connected` says
+   * `resumed: false`: events were lost meanwhile (docs/events.md).
+   */
+  resume?: boolean;
 }
 
 export interface VoiceStreamEvents {
   /** A frame of one of the stream's subscription sets. */
   event(event: VoiceEvent, set: SubscriptionSet): void;
-  /** A socket is open and every subscription set is in place on it. */
-  connected(info: { webSocketId: string; reconnect: boolean }): void;
+  /**
+   * A socket is open and every subscription set is in place on it. `resumed` (with resume on):
+   * the previous socket's sets and missed events came back, so no state needs reading again.
+   */
+  connected(info: { webSocketId: string; reconnect: boolean; resumed?: boolean }): void;
   disconnected(info: CloseInfo): void;
   reconnecting(info: { attempt: number; delayMs: number; error: unknown }): void;
   /** The server echoed a keep-alive. */
@@ -37,9 +47,16 @@ class VoiceSession extends ChannelSession {
   constructor(
     channel: FrameChannel,
     readonly webSocketId: string,
+    readonly resumed: boolean,
   ) {
     super(channel);
   }
+}
+
+/** The first frame's `resume` (only on a socket opened with `resume`). */
+interface ResumeStatus {
+  status: 'started' | 'resumed' | 'failed' | 'unavailable';
+  sequence?: number;
 }
 
 /**
@@ -55,17 +72,20 @@ export class VoiceEventStream {
   private readonly socket: EventSocket<VoiceSession>;
   private closedByUser = false;
   private everConnected = false;
+  /** The resumable socket and the sequence of the last event delivered on it. */
+  private cursor: { webSocketId: string; sequence: number } | undefined;
 
   private constructor(
     private readonly http: VoiceHttp,
     private readonly nav: VoiceNavigator,
-    options: VoiceSocketOptions,
+    private readonly options: VoiceSocketOptions,
   ) {
     this.socket = new EventSocket(() => this.connect(), options, {
       sendKeepAlive: (s) => s.channel.send(VOICE_KEEP_ALIVE_TEXT),
       connected: (s, reconnect) => {
         this.everConnected = true;
-        this.listeners.emit('connected', { webSocketId: s.webSocketId, reconnect });
+        const info = { webSocketId: s.webSocketId, reconnect };
+        this.listeners.emit('connected', (options.resume ?? true) ? { ...info, resumed: s.resumed } : info);
       },
       disconnected: (info) => this.listeners.emit('disconnected', info),
       reconnecting: (attempt, delayMs, error) =>
@@ -124,6 +144,11 @@ export class VoiceEventStream {
     const href = await this.nav.websocketHref();
     const url = new URL(href, this.http.transport.baseUrl + '/');
     url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
+    const resume = this.options.resume ?? true;
+    if (resume && this.cursor) {
+      url.searchParams.set('resume', this.cursor.webSocketId);
+      url.searchParams.set('after', String(this.cursor.sequence));
+    } else if (resume) url.searchParams.set('resume', 'true');
     const timeout = this.socket.handshakeTimeoutMs;
     let channel: FrameChannel;
     try {
@@ -134,10 +159,16 @@ export class VoiceEventStream {
     try {
       const first = JSON.parse(await channel.next(timeout, 'webSocketId message')) as {
         webSocketId?: unknown;
+        resume?: ResumeStatus;
       };
       if (typeof first.webSocketId !== 'string') throw new HandshakeError('first frame has no webSocketId');
-      const session = new VoiceSession(channel, first.webSocketId);
-      await this.reattach(session.webSocketId);
+      const status = first.resume;
+      const session = new VoiceSession(channel, first.webSocketId, status?.status === 'resumed');
+      if (status && status.status !== 'unavailable') {
+        this.cursor = { webSocketId: first.webSocketId, sequence: status.sequence ?? 0 };
+      } else this.cursor = undefined;
+      // Resumed: the sets are back with their ids, and the missed events follow.
+      if (!session.resumed) await this.reattach(session.webSocketId);
       channel.listen((text) => this.onFrame(text));
       return session;
     } catch (e) {
@@ -175,6 +206,7 @@ export class VoiceEventStream {
       return; // an echo of something else the application sent
     }
     if (typeof frame?.event !== 'string') return;
+    if (this.cursor && typeof frame.sequence === 'number') this.cursor.sequence = frame.sequence;
     for (const set of this.sets) {
       if (set.id === frame.subscriptionSetId) {
         set.deliver(frame);

@@ -93,8 +93,8 @@ export class VoiceWatch implements AsyncIterable<VoiceUpdate> {
   private listen(): void {
     this.unsubscribe.push(
       this.set.on('event', (event) => this.queue.event(event)),
-      this.stream.on('connected', ({ reconnect }) => {
-        if (reconnect && !this.set.closed) void this.queue.resync();
+      this.stream.on('connected', ({ reconnect, resumed }) => {
+        if (reconnect && !resumed && !this.set.closed) void this.queue.resync();
       }),
       this.stream.on('error', (error, set) => {
         if (set === undefined || set === this.set) this.queue.fail(error);

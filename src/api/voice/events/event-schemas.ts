@@ -11,10 +11,21 @@ const Uuid = (description: string) => Type.String({ format: 'uuid', description 
 /** `101@1001`: an extension of a tenant. */
 const AccountId = (description: string) => Type.String({ pattern: '^[^@\\s]+@[0-9]+$', description });
 
+/** Only on a resumable socket (docs/events.md). */
+const Sequence = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    description:
+      'Only on a socket opened with `resume`: the event’s place in its tenant’s stream (increasing, ' +
+      'never reused; gaps allowed). Resume with the last one received.',
+  }),
+);
+
 /** The fields every call, presence and park-location event starts with. */
 function common<E extends TSchema, O extends TSchema>(event: E, observedParty: O) {
   return {
     subscriptionSetId: Uuid('The subscription set that asked for the event.'),
+    sequence: Sequence,
     event,
     observedParty,
     timestamp: Type.String({
@@ -31,8 +42,44 @@ const ParkLocationId = (description: string) => Type.String({ pattern: '^PL[0-9]
 
 // ---- the socket's own frames --------------------------------------------------------------------
 
+export const ResumeStatusSchema = Type.Object(
+  {
+    status: Type.Union(
+      [Type.Literal('started'), Type.Literal('resumed'), Type.Literal('failed'), Type.Literal('unavailable')],
+      {
+        description:
+          '`started`: a new resumable socket. `resumed`: the socket named by `resume` is back, with ' +
+          'its subscription sets; every event after `after` follows, then the live stream. `failed`: ' +
+          'it could not be resumed (see `reason`): this is a new resumable socket without sets, so ' +
+          'read the status resources again and create the sets anew. `unavailable`: a user of no ' +
+          'tenant has no stream to resume; the socket is not resumable.',
+      },
+    ),
+    sequence: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          '`started`, `failed`: the sequence of the tenant’s last event (the next frame is later). ' +
+          '`resumed`: the `after` of the request.',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.Union([Type.Literal('expired'), Type.Literal('retention')], {
+        description:
+          '`expired`: no resumable socket of yours by that id (its grace period passed, or it never ' +
+          'existed). `retention`: the events after `after` are no longer all kept (or `after` is ' +
+          'later than the last event).',
+      }),
+    ),
+  },
+  { ...closed, $id: 'ResumeStatus', description: 'Only on a socket opened with `resume` (docs/events.md).' },
+);
+
 export const WebSocketIdFrameSchema = Type.Object(
-  { webSocketId: Uuid('Names this socket when creating subscription sets.') },
+  {
+    webSocketId: Uuid('Names this socket when creating subscription sets.'),
+    resume: Type.Optional(ResumeStatusSchema),
+  },
   { ...closed, $id: 'WebSocketIdFrame', description: 'The first frame on every socket.' },
 );
 export type WebSocketIdFrame = Static<typeof WebSocketIdFrameSchema>;

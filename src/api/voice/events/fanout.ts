@@ -1,7 +1,8 @@
 import type { Directory } from '../../../directory/directory.js';
 import type { ExtensionType } from '../../../directory/model.js';
 import type { PlatformEvent } from '../../platform-events.js';
-import { type FramedEvent, framer } from './frames.js';
+import type { EventJournal, JournalRenderer } from '../../continuity/index.js';
+import { eventBody, type FramedEvent, framer } from './frames.js';
 import type { SubscriptionIndex } from './subscriptions.js';
 
 const GROUP_TOKEN_OF: Partial<Record<ExtensionType, string>> = {
@@ -29,18 +30,30 @@ export function eventKeys(e: FramedEvent, directory: Directory): string[] {
   return keys;
 }
 
+const isFramed = (e: PlatformEvent): e is FramedEvent =>
+  e.type === 'call' || e.type === 'presence' || e.type === 'parkLocation' || e.type === 'emergency';
+
 /** The one event fan-out of the voice API: bus -> subscribed sets -> their sockets. */
 export function startFanout(
   bus: { subscribe(h: (e: PlatformEvent) => void): () => void },
   index: SubscriptionIndex,
   directory: Directory,
+  journal?: EventJournal,
 ): () => void {
   return bus.subscribe((e) => {
-    if (e.type !== 'call' && e.type !== 'presence' && e.type !== 'parkLocation' && e.type !== 'emergency')
-      return;
+    if (!isFramed(e)) return;
     const sets = index.collect(eventKeys(e, directory));
     if (sets.size === 0) return;
     const frame = framer(e);
-    for (const set of sets) set.deliver(frame(set.id));
+    for (const set of sets)
+      set.deliver(set.resumable ? frame(set.id, journal?.sequenceOf(e)) : frame(set.id));
   });
+}
+
+/** What the journal keeps of a voice event: the keys it is heard on and its body. */
+export function voiceJournalRenderer(directory: Directory): JournalRenderer {
+  return (e) =>
+    isFramed(e)
+      ? { channel: 'voice', tags: eventKeys(e, directory), body: JSON.stringify(eventBody(e)).slice(1) }
+      : null;
 }

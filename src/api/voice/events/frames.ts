@@ -52,8 +52,18 @@ export function eventBody(e: FramedEvent): Record<string, unknown> {
   }
 }
 
+/** A set's frame: its id, the sequence for a resumable socket (docs/events.md), then the body. */
+export type SetFramer = (subscriptionSetId: string, sequence?: number) => string;
+
 /** Serializes the shared body once; each set's frame only prepends its id. */
-export function framer(e: FramedEvent): (subscriptionSetId: string) => string {
-  const rest = JSON.stringify(eventBody(e)).slice(1);
-  return (id) => `{"subscriptionSetId":${JSON.stringify(id)},${rest}`;
+export function framer(e: FramedEvent): SetFramer {
+  return framerOf(JSON.stringify(eventBody(e)).slice(1));
+}
+
+/** The framer of a body already serialized (`rest`: its JSON without the opening brace). */
+export function framerOf(rest: string): SetFramer {
+  return (id, sequence) =>
+    sequence === undefined
+      ? `{"subscriptionSetId":${JSON.stringify(id)},${rest}`
+      : `{"subscriptionSetId":${JSON.stringify(id)},"sequence":${sequence},${rest}`;
 }

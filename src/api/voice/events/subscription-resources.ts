@@ -121,12 +121,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
     }
     return set;
   };
-  const reindex = (ctx: Ctx, set: SubscriptionSet) => {
-    const site = set.owner.ext
-      ? ctx.runtime.directory.extension(set.tenantId, set.owner.ext)?.siteId
-      : undefined;
-    sockets.index.update(set, site);
-  };
+  const reindex = (_ctx: Ctx, set: SubscriptionSet) => sockets.reindex(set);
 
   const accountListLink = (kind: AccountKind, p: Principal): Links =>
     kind === 'call'
@@ -354,19 +349,9 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
           },
           handle: (ctx) => {
             const socket = socketOf(ctx);
-            const set: SubscriptionSet = {
-              id: uuid(),
-              webSocketId: socket.id,
-              tenantId: ctx.principal.tenantId!,
-              owner: ctx.principal,
-              accounts: { call: new Set(), presence: new Set(), park: new Set() },
-              parkScope: 'none',
-              deliver: (frame) => {
-                socket.slot.touch();
-                socket.ws.send(frame);
-              },
-            };
+            const set = sockets.newSet(socket, uuid(), ctx.principal.tenantId!);
             socket.sets.set(set.id, set);
+            sockets.changed(socket.id);
             // DESIGN §3.6: 200 (as the spec's sample shows) with a Location header.
             return { entity: setEntity(set), status: 200, location: setHref(set) };
           },

@@ -13,6 +13,8 @@ export interface SubscriptionSet {
   parkScope: ParkScope;
   /** undefined: no emergency subscription; true: all sites; false: the owner's site only. */
   emergencyAllSites?: boolean;
+  /** On a resumable socket: its frames carry their sequence (docs/events.md). */
+  resumable?: boolean;
   deliver(frame: string): void;
 }
 
@@ -52,6 +54,12 @@ export class SubscriptionIndex {
       if (s?.size === 0) this.byKey.delete(k);
     }
     this.keysOf.delete(set);
+  }
+
+  /** Whether the set listens on any of `keys`. */
+  hears(set: SubscriptionSet, keys: readonly string[]): boolean {
+    const mine = this.keysOf.get(set);
+    return !!mine && keys.some((k) => mine.has(k));
   }
 
   /** Every set listening on any of `keys`, once each. */

@@ -13,7 +13,10 @@ const INFO: AsyncApiInfo = {
     '(2) receive `{webSocketId}`; (3) POST a subscription set with that id ' +
     '(`/api/v1/subscriptions/ws/{webSocketId}/subscriptionsets`, see /openapi/voice.json); (4) add accounts or ' +
     'park locations to the set; (5) events arrive as they occur. Initial state comes from the status ' +
-    'resources. A socket with no traffic for an hour closes, cancelling its sets.',
+    'resources. A socket with no traffic for an hour closes, cancelling its sets. Opt-in: a socket ' +
+    'opened with `?resume` is resumable: its first frame carries `resume`, its events a per-tenant ' +
+    '`sequence`, and `?resume=<webSocketId>&after=<sequence>` within the grace period gives back its ' +
+    'sets and every missed event (docs/events.md).',
   address: '/api/ws',
   channelDescription:
     'One socket per client: after the upgrade Switchboard sends the WebSocket id, then the events of ' +
@@ -43,7 +46,16 @@ const MESSAGES: MessageDoc[] = [
       'The first frame after the upgrade: the id to create subscription sets with.',
       S.WebSocketIdFrameSchema,
     ),
-    examples: [{ name: 'id', payload: { webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11' } }],
+    examples: [
+      { name: 'id', payload: { webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11' } },
+      {
+        name: 'resumed',
+        payload: {
+          webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11',
+          resume: { status: 'resumed', sequence: 42 },
+        },
+      },
+    ],
   },
   {
     ...send('callDial', 'dial', 'Call event: the account dialed a call.', S.DialEventSchema),

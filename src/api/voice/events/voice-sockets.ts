@@ -1,7 +1,9 @@
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../../core/permissions.js';
+import type { Directory } from '../../../directory/directory.js';
+import { identityOf, type ResumeSessions } from '../../continuity/index.js';
 import type { SocketSlot } from '../../limits/index.js';
-import type { SubscriptionIndex, SubscriptionSet } from './subscriptions.js';
+import type { AccountKind, ParkScope, SubscriptionIndex, SubscriptionSet } from './subscriptions.js';
 
 /** One open /api/ws connection and the subscription sets created on it. */
 export interface VoiceSocket {
@@ -10,18 +12,31 @@ export interface VoiceSocket {
   ws: WebSocket;
   slot: SocketSlot;
   sets: Map<string, SubscriptionSet>;
+  /** Opened with `resume`: outlives its connection for the grace period (docs/events.md). */
+  resumable?: boolean;
 }
 
-/** Same person, whatever username form they logged in with. */
-export function identityOf(p: Principal): string {
-  return p.ext !== undefined && p.tenantId !== undefined ? `${p.ext}@${p.tenantId}` : `telco:${p.username}`;
+/** A resumable socket's sets as stored, to build them again on the socket that resumes it. */
+export interface VoiceSessionState {
+  sets: {
+    id: string;
+    accounts: Record<AccountKind, string[]>;
+    parkScope: ParkScope;
+    emergencyAllSites?: boolean;
+  }[];
 }
+
+export { identityOf } from '../../continuity/index.js';
 
 /** The open voice sockets by webSocketId. Closing one cancels its subscription sets. */
 export class VoiceSockets {
   private readonly byId = new Map<string, VoiceSocket>();
 
-  constructor(readonly index: SubscriptionIndex) {}
+  constructor(
+    readonly index: SubscriptionIndex,
+    private readonly directory?: Directory,
+    private readonly sessions?: ResumeSessions,
+  ) {}
 
   add(s: VoiceSocket): void {
     this.byId.set(s.id, s);
@@ -33,10 +48,64 @@ export class VoiceSockets {
     return s && identityOf(s.owner) === identityOf(p) ? s : undefined;
   }
 
-  close(id: string): void {
+  /** A new, empty subscription set of `socket`. */
+  newSet(socket: VoiceSocket, id: string, tenantId: number): SubscriptionSet {
+    return {
+      id,
+      webSocketId: socket.id,
+      tenantId,
+      owner: socket.owner,
+      accounts: { call: new Set(), presence: new Set(), park: new Set() },
+      parkScope: 'none',
+      resumable: socket.resumable,
+      deliver: (frame) => {
+        socket.slot.touch();
+        socket.ws.send(frame);
+      },
+    };
+  }
+
+  /** Re-indexes a set after any change to it (and stores a resumable socket's sets). */
+  reindex(set: SubscriptionSet): void {
+    const site = set.owner.ext ? this.directory?.extension(set.tenantId, set.owner.ext)?.siteId : undefined;
+    this.index.update(set, site);
+    this.changed(set.webSocketId);
+  }
+
+  /** A set was added to or changed on the socket. */
+  changed(id: string): void {
     const s = this.byId.get(id);
-    if (!s) return;
+    if (s?.resumable) this.sessions?.update(id, stateOf(s));
+  }
+
+  /** A resumable socket whose sets are built again from their stored state (not yet indexed). */
+  restore(base: Omit<VoiceSocket, 'sets' | 'resumable'>, state: VoiceSessionState): VoiceSocket {
+    const socket: VoiceSocket = { ...base, sets: new Map(), resumable: true };
+    for (const stored of state.sets) {
+      const set = this.newSet(socket, stored.id, base.owner.tenantId!);
+      for (const kind of ['call', 'presence', 'park'] as const)
+        set.accounts[kind] = new Set(stored.accounts[kind]);
+      set.parkScope = stored.parkScope;
+      if (stored.emergencyAllSites !== undefined) set.emergencyAllSites = stored.emergencyAllSites;
+      socket.sets.set(set.id, set);
+    }
+    return socket;
+  }
+
+  /** Closes a resumable socket of `p` that a new connection resumes (its drop not yet seen). */
+  takeOver(id: string, p: Principal): void {
+    const s = this.ownedBy(id, p);
+    if (!s?.resumable) return;
+    this.close(id);
+    s.ws.close(1000, 'resumed on another connection');
+  }
+
+  /** Closes the socket `id` (only when it still is connection `ws`, if given). */
+  close(id: string, ws?: WebSocket): void {
+    const s = this.byId.get(id);
+    if (!s || (ws && s.ws !== ws)) return;
     this.byId.delete(id);
+    if (s.resumable) this.sessions?.detach(id, stateOf(s));
     for (const set of s.sets.values()) this.index.remove(set);
     s.sets.clear();
     s.slot.release();
@@ -45,4 +114,19 @@ export class VoiceSockets {
   count(): number {
     return this.byId.size;
   }
+}
+
+function stateOf(s: VoiceSocket): VoiceSessionState {
+  return {
+    sets: [...s.sets.values()].map((set) => ({
+      id: set.id,
+      accounts: {
+        call: [...set.accounts.call],
+        presence: [...set.accounts.presence],
+        park: [...set.accounts.park],
+      },
+      parkScope: set.parkScope,
+      ...(set.emergencyAllSites === undefined ? {} : { emergencyAllSites: set.emergencyAllSites }),
+    })),
+  };
 }

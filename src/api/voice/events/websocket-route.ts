@@ -9,6 +9,8 @@ import { ProblemSchema } from '../hal/problem-schema.js';
 import { RETRY_AFTER } from '../hal/resource.js';
 import { VOICE_OPENAPI } from '../openapi-info.js';
 import { clientKey, principalOf } from '../request-auth.js';
+import type { Continuity } from '../../continuity/index.js';
+import { parseResumeQuery, ResumeQuerySchema, resumeSocket } from './voice-resume.js';
 import type { VoiceSockets } from './voice-sockets.js';
 
 /**
@@ -20,6 +22,7 @@ export function registerEventSocket(
   app: FastifyInstance,
   runtime: VoiceRuntime,
   sockets: VoiceSockets,
+  continuity: Continuity,
 ): void {
   const { limits } = runtime;
   documentEventSocket(runtime);
@@ -27,6 +30,14 @@ export function registerEventSocket(
     url: '/ws',
     preHandler: async (req, reply) => {
       if (!isUpgrade(req)) return;
+      const resume = parseResumeQuery(req.query);
+      if ('invalid' in resume)
+        return sendProblem(
+          reply,
+          problem(400, 'INVALID_FIELD', resume.invalid, [{ type: 'field', value: 'resume' }]),
+        );
+      // Resuming a socket the server still holds open (the drop not yet seen) takes it over.
+      if (resume.kind === 'resume') sockets.takeOver(resume.id, principalOf(req));
       const refusal = limits.sockets.refusal(clientKey(req));
       if (refusal === 'global') {
         return sendProblem(
@@ -59,14 +70,20 @@ export function registerEventSocket(
       const id = uuid();
       const slot = limits.sockets.admit(clientKey(req), () => ws.close(1000, 'idle timeout'));
       const echo = observeFrames(ws, runtime.traffic, 'voice-events');
-      sockets.add({ id, owner, ws, slot, sets: new Map() });
+      const resume = parseResumeQuery(req.query);
+      let socketId = id;
+      if ('invalid' in resume || resume.kind === 'none') {
+        sockets.add({ id, owner, ws, slot, sets: new Map() });
+        ws.send(JSON.stringify({ webSocketId: id }));
+      } else {
+        socketId = resumeSocket(sockets, continuity, { id, owner, ws, slot }, resume);
+      }
       ws.on('message', (data, isBinary) => {
         slot.touch();
         echo(data, { binary: isBinary });
       });
-      ws.on('close', () => sockets.close(id));
-      ws.on('error', () => sockets.close(id));
-      ws.send(JSON.stringify({ webSocketId: id }));
+      ws.on('close', () => sockets.close(socketId, ws));
+      ws.on('error', () => sockets.close(socketId, ws));
     },
   });
 }
@@ -85,8 +102,12 @@ function documentEventSocket(runtime: VoiceRuntime): void {
     summary: 'The event WebSocket',
     description:
       'Send a WebSocket upgrade with Basic credentials; the first frame is `{"webSocketId": "<uuid>"}`. ' +
-      'The frames are described by /openapi/voice-events.json. A plain GET is answered 426.',
+      'The frames are described by /openapi/voice-events.json. A plain GET is answered 426. ' +
+      'With `resume` the socket is resumable: its frames carry a per-tenant `sequence`, and a later ' +
+      'connection with `resume=<webSocketId>&after=<sequence>` within the grace period gets its ' +
+      'subscription sets back and every event it missed (docs/events.md).',
     tags: ['events'],
+    query: ResumeQuerySchema,
     responses: {
       '101': { description: 'Switching to the WebSocket protocol.' },
       '426': {
@@ -95,7 +116,9 @@ function documentEventSocket(runtime: VoiceRuntime): void {
           upgrade: { description: '`websocket`', schema: Type.Literal('websocket'), required: true },
         },
       },
-      '4XX': refused('Bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).'),
+      '4XX': refused(
+        'A bad `resume` or `after` (400), bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).',
+      ),
       '503': {
         ...refused('The server holds its maximum of WebSockets, or the server is busy.'),
         headers: { 'Retry-After': RETRY_AFTER },

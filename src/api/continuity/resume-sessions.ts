@@ -1,0 +1,129 @@
+import type { Logger } from 'pino';
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import type { SessionStorePort, StoredSession } from '../../core/event-stream.js';
+import type { EventJournal } from './event-journal.js';
+
+interface Held {
+  rec: StoredSession;
+  expiry?: TimerHandle;
+}
+
+/** Why a resume did not happen (the client must read the status resources again). */
+export type ResumeFailure = 'expired' | 'retention';
+
+/**
+ * Resumable socket sessions of both APIs. A session follows its tenant's stream in the journal
+ * from the moment it begins until its grace period after the socket closed has passed; while
+ * detached it can be claimed back by the same principal. Every change is written through, so a
+ * session survives a restart of the node (its grace counts again from the restart at most).
+ * Grace periods run on the server's clock (the virtual clock advances them too).
+ */
+export class ResumeSessions {
+  private readonly held = new Map<string, Held>();
+  /** Writes in the order they were made (one chain keeps each session's writes ordered). */
+  private writes: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly store: SessionStorePort,
+    private readonly journal: EventJournal,
+    private readonly clock: Clock,
+    private readonly graceMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Restores the stored sessions as detached ones (those past their grace are forgotten). */
+  async load(): Promise<void> {
+    const now = this.clock.now();
+    for (const rec of await this.store.all()) {
+      const since = rec.detachedAt ?? now;
+      const left = Math.min(this.graceMs, since + this.graceMs - now);
+      if (left <= 0) {
+        await this.store.remove(rec.id);
+        continue;
+      }
+      const h: Held = { rec: { ...rec, detachedAt: since } };
+      this.held.set(rec.id, h);
+      this.journal.follow(rec.tenantId);
+      h.expiry = this.clock.setTimer(left, () => this.end(rec.id));
+    }
+  }
+
+  /** A new session, attached to its socket. */
+  begin(rec: Omit<StoredSession, 'detachedAt'>): void {
+    const h: Held = { rec: { ...rec, detachedAt: null } };
+    this.held.set(rec.id, h);
+    this.journal.follow(rec.tenantId);
+    this.write(h);
+  }
+
+  /** What the session subscribes to changed. */
+  update(id: string, state: unknown): void {
+    const h = this.held.get(id);
+    if (!h) return;
+    h.rec.state = state;
+    this.write(h);
+  }
+
+  /** Its socket closed: the session waits for its grace period. */
+  detach(id: string, state: unknown): void {
+    const h = this.held.get(id);
+    if (!h || h.rec.detachedAt !== null) return;
+    h.rec.state = state;
+    h.rec.detachedAt = this.clock.now();
+    h.expiry = this.clock.setTimer(this.graceMs, () => this.end(id));
+    this.write(h);
+  }
+
+  /** Whether the session is attached to a socket of this identity (a reconnect may take it over). */
+  attachedTo(api: StoredSession['api'], id: string, identity: string): boolean {
+    const h = this.held.get(id);
+    return !!h && h.rec.api === api && h.rec.identity === identity && h.rec.detachedAt === null;
+  }
+
+  /** Takes a detached session back for `identity`; undefined when there is none to take. */
+  claim(api: StoredSession['api'], id: string, identity: string): StoredSession | undefined {
+    const h = this.held.get(id);
+    if (!h || h.rec.api !== api || h.rec.identity !== identity || h.rec.detachedAt === null) return undefined;
+    this.clock.clearTimer(h.expiry);
+    h.expiry = undefined;
+    h.rec.detachedAt = null;
+    this.write(h);
+    return h.rec;
+  }
+
+  /** Forgets a session (grace passed, resume failed, reset). */
+  end(id: string): void {
+    const h = this.held.get(id);
+    if (!h) return;
+    this.held.delete(id);
+    this.clock.clearTimer(h.expiry);
+    this.journal.unfollow(h.rec.tenantId);
+    if (this.closed) return;
+    this.writes = this.writes
+      .then(() => this.store.remove(id))
+      .catch((err) => this.log.warn({ err, session: id }, 'resume session removal failed'));
+  }
+
+  /** Ends every detached session (their timers died with a clock reset). */
+  endDetached(): void {
+    for (const [id, h] of this.held) if (h.rec.detachedAt !== null) this.end(id);
+  }
+
+  /**
+   * Stops writing (the database closes next). Sockets the shutdown closes stay stored as attached;
+   * after the restart they count as detached from then on.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.writes;
+  }
+
+  private write(h: Held): void {
+    if (this.closed) return;
+    const snapshot = { ...h.rec };
+    this.writes = this.writes
+      .then(() => this.store.put(snapshot))
+      .catch((err) => this.log.warn({ err, session: snapshot.id }, 'resume session write failed'));
+  }
+}

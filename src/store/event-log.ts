@@ -1,0 +1,129 @@
+import type {
+  EventLogPort,
+  LoggedEvent,
+  SessionStorePort,
+  StoredSession,
+  StreamHead,
+} from '../core/event-stream.js';
+import type { Db } from './database.js';
+
+/** The standalone event log: `event_log` rows and `event_streams` heads (SQLite or PostgreSQL). */
+export class SqlEventLog implements EventLogPort {
+  constructor(private readonly db: Db) {}
+
+  async load(perTenant: number): Promise<{ heads: StreamHead[]; events: LoggedEvent[] }> {
+    const k = this.db.kysely;
+    const heads = (await k.selectFrom('event_streams').selectAll().execute()).map((h) => ({
+      tenantId: h.tenant_id,
+      nextSeq: Number(h.next_seq),
+      clean: h.clean === 1,
+    }));
+    const events: LoggedEvent[] = [];
+    for (const h of heads) {
+      const rows = await k
+        .selectFrom('event_log')
+        .selectAll()
+        .where('tenant_id', '=', h.tenantId)
+        .orderBy('seq', 'desc')
+        .limit(perTenant)
+        .execute();
+      for (const r of rows.reverse()) {
+        events.push({
+          tenantId: r.tenant_id,
+          seq: Number(r.seq),
+          channel: r.channel,
+          tags: JSON.parse(r.tags) as string[],
+          body: r.body,
+        });
+      }
+    }
+    return { heads, events };
+  }
+
+  async append(events: readonly LoggedEvent[], heads: readonly StreamHead[]): Promise<void> {
+    await this.db.kysely.transaction().execute(async (tx) => {
+      for (let i = 0; i < events.length; i += 200) {
+        await tx
+          .insertInto('event_log')
+          .values(
+            events.slice(i, i + 200).map((e) => ({
+              tenant_id: e.tenantId,
+              seq: e.seq,
+              channel: e.channel,
+              tags: JSON.stringify(e.tags),
+              body: e.body,
+            })),
+          )
+          .execute();
+      }
+      for (const h of heads) await upsertHead(tx, { ...h, clean: false });
+    });
+  }
+
+  async prune(tenantId: number, belowSeq: number): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('event_log')
+      .where('tenant_id', '=', tenantId)
+      .where('seq', '<', belowSeq)
+      .execute();
+  }
+
+  async closeClean(heads: readonly StreamHead[]): Promise<void> {
+    await this.db.kysely.transaction().execute(async (tx) => {
+      for (const h of heads) await upsertHead(tx, { ...h, clean: true });
+    });
+  }
+
+  async clear(): Promise<void> {
+    await this.db.kysely.deleteFrom('event_log').execute();
+    await this.db.kysely.deleteFrom('event_streams').execute();
+  }
+}
+
+type Tx = Parameters<Parameters<ReturnType<Db['kysely']['transaction']>['execute']>[0]>[0];
+
+function upsertHead(tx: Tx, h: StreamHead) {
+  const row = { tenant_id: h.tenantId, next_seq: h.nextSeq, clean: h.clean ? 1 : 0 };
+  return tx
+    .insertInto('event_streams')
+    .values(row)
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ next_seq: row.next_seq, clean: row.clean }))
+    .execute();
+}
+
+/** Resumable socket sessions (`resume_sessions`). */
+export class SqlSessionStore implements SessionStorePort {
+  constructor(private readonly db: Db) {}
+
+  async all(): Promise<StoredSession[]> {
+    const rows = await this.db.kysely.selectFrom('resume_sessions').selectAll().execute();
+    return rows.map((r) => ({
+      id: r.id,
+      api: r.api,
+      identity: r.identity,
+      tenantId: r.tenant_id,
+      state: JSON.parse(r.state) as unknown,
+      detachedAt: r.detached_at === null ? null : Number(r.detached_at),
+    }));
+  }
+
+  async put(s: StoredSession): Promise<void> {
+    const row = {
+      id: s.id,
+      api: s.api,
+      identity: s.identity,
+      tenant_id: s.tenantId,
+      state: JSON.stringify(s.state),
+      detached_at: s.detachedAt,
+    };
+    await this.db.kysely
+      .insertInto('resume_sessions')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at }))
+      .execute();
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.kysely.deleteFrom('resume_sessions').where('id', '=', id).execute();
+  }
+}
