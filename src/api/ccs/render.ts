@@ -270,6 +270,51 @@ export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, no
   };
 }
 
+const segmentDetails = (segments: CallRecordData['segments'] | undefined, tz: string) =>
+  (segments ?? []).map((s) => ({ type: s.kind, timestamp: isoLocal(s.at, tz), event: s.text }));
+
+/** The extension uuid of an agent party (`101@1001`), else empty. */
+function agentUuid(directory: Directory, tenantId: number, account: string | undefined): string {
+  const ext = account?.slice(0, account.indexOf('@'));
+  const e = ext ? directory.extension(tenantId, ext) : undefined;
+  return e?.agent?.isAgent ? e.uuid : '';
+}
+
+/**
+ * An in-progress call that is not a contact-center call (between extensions, to voicemail...),
+ * from the switch's record of it so far: the finished record's shape, `Progress` until answered,
+ * plus the in-progress fields. `caller_uuid` and `callee_uuid` name the agents among the parties.
+ */
+export function liveSwitchCall(directory: Directory, d: CallRecordData, tz: string, now: number): LiveCall {
+  const answered = d.answeredAt !== undefined;
+  return {
+    id: d.smdrCallId,
+    time: isoLocal(d.startedAt, tz),
+    outcome: answered ? 'Answered' : 'Progress',
+    direction: d.direction,
+    duration: answered ? hms(now - d.answeredAt!) : '',
+    wait_time: '',
+    hold_time: '',
+    is_recorded: 'false',
+    fe_xfr: '',
+    commit_account_code: '',
+    vrq_ques_ans: [] as unknown[],
+    calling: { number: d.from.number, name: d.from.name },
+    called: { number: d.to.number, name: d.to.name },
+    call_source: {},
+    call_details: segmentDetails(d.segments, tz),
+    call_destination: { type: 'phone', number: d.to.number, name: d.to.name },
+    recordings: [] as unknown[],
+    type: 'in_ecr',
+    success: true,
+    is_suppressed: false,
+    is_recording: false,
+    caller_uuid: agentUuid(directory, d.tenantId, d.from.account),
+    callee_uuid: agentUuid(directory, d.tenantId, d.to.account),
+    being_marked: false,
+  };
+}
+
 /** A finished call from its durable record. */
 export function recordedCall(directory: Directory, r: CallRecord, tz: string): Call {
   const data = r.data as unknown as CallRecordData & { cc?: CcCallSnapshot };
@@ -291,11 +336,7 @@ export function recordedCall(directory: Directory, r: CallRecord, tz: string): C
     calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
     called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
     call_source: {},
-    call_details: (data.segments ?? []).map((s) => ({
-      type: s.kind,
-      timestamp: isoLocal(s.at, tz),
-      event: s.text,
-    })),
+    call_details: segmentDetails(data.segments, tz),
     call_destination: { type: 'phone', number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
     recordings: [],
   };
