@@ -280,6 +280,41 @@ function agentUuid(directory: Directory, tenantId: number, account: string | und
   return e?.agent?.isAgent ? e.uuid : '';
 }
 
+/** What the switch's record says of a call the contact center did not hold. */
+interface SwitchCallParts {
+  id: string;
+  startedAt: number;
+  outcome: string;
+  direction: Call['direction'];
+  duration: string;
+  calling: { number: string; name: string };
+  called: { number: string; name: string };
+  segments: CallRecordData['segments'] | undefined;
+}
+
+/** A call the contact center did not hold, in the list item shape. */
+function switchCallBody(p: SwitchCallParts, tz: string): Call {
+  return {
+    id: p.id,
+    time: isoLocal(p.startedAt, tz),
+    outcome: p.outcome,
+    direction: p.direction,
+    duration: p.duration,
+    wait_time: '',
+    hold_time: '',
+    is_recorded: 'false',
+    fe_xfr: '',
+    commit_account_code: '',
+    vrq_ques_ans: [] as unknown[],
+    calling: p.calling,
+    called: p.called,
+    call_source: {},
+    call_details: segmentDetails(p.segments, tz),
+    call_destination: { type: 'phone', ...p.called },
+    recordings: [],
+  };
+}
+
 /**
  * An in-progress call that is not a contact-center call (between extensions, to voicemail...),
  * from the switch's record of it so far: the finished record's shape, `Progress` until answered,
@@ -287,23 +322,22 @@ function agentUuid(directory: Directory, tenantId: number, account: string | und
  */
 export function liveSwitchCall(directory: Directory, d: CallRecordData, tz: string, now: number): LiveCall {
   const answered = d.answeredAt !== undefined;
+  const body = switchCallBody(
+    {
+      id: d.smdrCallId,
+      startedAt: d.startedAt,
+      outcome: answered ? 'Answered' : 'Progress',
+      direction: d.direction,
+      duration: answered ? hms(now - d.answeredAt!) : '',
+      calling: { number: d.from.number, name: d.from.name },
+      called: { number: d.to.number, name: d.to.name },
+      segments: d.segments,
+    },
+    tz,
+  );
   return {
-    id: d.smdrCallId,
-    time: isoLocal(d.startedAt, tz),
-    outcome: answered ? 'Answered' : 'Progress',
-    direction: d.direction,
-    duration: answered ? hms(now - d.answeredAt!) : '',
+    ...body,
     wait_time: '',
-    hold_time: '',
-    is_recorded: 'false',
-    fe_xfr: '',
-    commit_account_code: '',
-    vrq_ques_ans: [] as unknown[],
-    calling: { number: d.from.number, name: d.from.name },
-    called: { number: d.to.number, name: d.to.name },
-    call_source: {},
-    call_details: segmentDetails(d.segments, tz),
-    call_destination: { type: 'phone', number: d.to.number, name: d.to.name },
     recordings: [] as unknown[],
     type: 'in_ecr',
     success: true,
@@ -321,25 +355,19 @@ export function recordedCall(directory: Directory, r: CallRecord, tz: string): C
   if (data.cc)
     return ccCallBody(directory, { ...data.cc, endedAt: data.cc.endedAt ?? r.endedAt }, tz, r.endedAt);
   const answered = r.answeredAt !== null;
-  return {
-    id: r.smdrCallId,
-    time: isoLocal(r.startedAt, tz),
-    outcome: r.outcome,
-    direction: data.direction ?? 'in',
-    duration: answered ? hms(r.endedAt - r.answeredAt!) : '',
-    wait_time: '',
-    hold_time: '',
-    is_recorded: 'false',
-    fe_xfr: '',
-    commit_account_code: '',
-    vrq_ques_ans: [] as unknown[],
-    calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
-    called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
-    call_source: {},
-    call_details: segmentDetails(data.segments, tz),
-    call_destination: { type: 'phone', number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
-    recordings: [],
-  };
+  return switchCallBody(
+    {
+      id: r.smdrCallId,
+      startedAt: r.startedAt,
+      outcome: r.outcome,
+      direction: data.direction ?? 'in',
+      duration: answered ? hms(r.endedAt - r.answeredAt!) : '',
+      calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
+      called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+      segments: data.segments,
+    },
+    tz,
+  );
 }
 
 export function searchResult(
