@@ -89,10 +89,10 @@ export class TenantQueue<E extends object> {
         while (lane.head < lane.outbox.length) this.attempt(lane.outbox[lane.head++]!);
         lane.outbox = [];
         lane.head = 0;
-        if (lane.settled.length === 0) break;
-        const hooks = lane.settled;
-        lane.settled = [];
-        for (const hook of hooks) this.attempt(hook);
+        // One at a time: each sees the effects of the one before delivered.
+        const hook = lane.settled.shift();
+        if (!hook) break;
+        this.attempt(hook);
       }
     } finally {
       lane.outbox = [];
