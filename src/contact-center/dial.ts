@@ -51,7 +51,11 @@ export class Dialing {
   }
 
   /** An `answer` on the agent's leg of a dialing call, by someone else than the agent: the far end answered. */
-  heardAnswer(call: CcCall, e: Extract<CallEvent, { name: 'answer' }>, agent: { ext: string; tenantId: number }): void {
+  heardAnswer(
+    call: CcCall,
+    e: Extract<CallEvent, { name: 'answer' }>,
+    agent: { ext: string; tenantId: number },
+  ): void {
     if (call.init.direction !== 'out' || call.status !== 'dialing') return;
     const party = e.fields.answeringParty;
     if (party === accountId(agent.ext, agent.tenantId) || party === agent.ext) return;

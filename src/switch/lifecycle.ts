@@ -186,5 +186,11 @@ function finishCall(core: Core, call: Call): void {
     record: buildRecord(call),
   });
   if (call.queued)
-    core.tell({ type: 'acd', name: 'queueCallEnded', tenantId: call.tenantId, smdrCallId: call.smdrCallId, at });
+    core.tell({
+      type: 'acd',
+      name: 'queueCallEnded',
+      tenantId: call.tenantId,
+      smdrCallId: call.smdrCallId,
+      at,
+    });
 }

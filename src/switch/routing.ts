@@ -196,7 +196,15 @@ export function declineOffer(core: Core, leg: Leg, reason: 'deflected' | 'reject
       const at = core.now();
       const smdrCallId = leg.call.smdrCallId;
       const agentExt = leg.ext ?? '';
-      core.tell({ type: 'acd', name: 'offerFailed', tenantId: leg.tenantId, smdrCallId, agentExt, reason, at });
+      core.tell({
+        type: 'acd',
+        name: 'offerFailed',
+        tenantId: leg.tenantId,
+        smdrCallId,
+        agentExt,
+        reason,
+        at,
+      });
       return;
     }
     case 'outside':

@@ -50,7 +50,10 @@ describe('live calls between agents in the contact-center call list', () => {
     assert.equal(ringing.direction, 'internal');
     assert.deepEqual([ringing.calling.number, ringing.called.number], ['101', '102']);
     assert.deepEqual([ringing.caller_uuid, ringing.callee_uuid], [ext('101'), ext('102')]);
-    assert.deepEqual([ringing.is_recording, ringing.is_suppressed, ringing.being_marked], [false, false, false]);
+    assert.deepEqual(
+      [ringing.is_recording, ringing.is_suppressed, ringing.being_marked],
+      [false, false, false],
+    );
     assert.deepEqual([ringing.recordings, ringing.vrq_ques_ans, ringing.wait_time], [[], [], '']);
     const one = await acmeAdmin.get(`calls/${id}`);
     assert.equal(one.status, 200);

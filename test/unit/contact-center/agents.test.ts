@@ -12,7 +12,9 @@ test('agent states: a sign-out state signs out of every queue, an away state doe
     assert.deepEqual(w.sw.log, ['acd 1001 103 out', 'acd 1001 103 in']);
     const changes = w.events.filter((e) => e.name === 'agent_state_changed');
     assert.deepEqual(
-      changes.map((e) => e.category === 'agent' && e.name === 'agent_state_changed' && e.data.agent.agentState.name),
+      changes.map(
+        (e) => e.category === 'agent' && e.name === 'agent_state_changed' && e.data.agent.agentState.name,
+      ),
       ['Lunch', 'End of Shift', 'Ready'],
     );
     // 103 is in Sales and Support: each change republishes both queues' statistics.

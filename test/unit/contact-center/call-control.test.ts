@@ -62,10 +62,16 @@ test('wait_* refuse a connected call and bad targets; wait_kill ends a waiting c
     w.cc.setAgentState(1001, '101', 'Break');
     w.port.callQueued(queuedCall('2', w.clock.now()));
     assert.throws(() => w.cc.waitTransfer(1001, '2', 'abc'), /target must be/);
-    assert.throws(() => w.cc.waitRedirect(1001, '2', w.directory.extension(1001, '101')!.uuid), /uuid of an ACD/);
+    assert.throws(
+      () => w.cc.waitRedirect(1001, '2', w.directory.extension(1001, '101')!.uuid),
+      /uuid of an ACD/,
+    );
     w.cc.waitKill(1001, '2');
     assert.deepEqual(w.sw.log.slice(-1), ['end 2 wait_kill']);
-    assert.equal(w.cc.recordDetails('2')!.timeline.at(-1)!.text, 'Disconnected while waiting (killed while waiting)');
+    assert.equal(
+      w.cc.recordDetails('2')!.timeline.at(-1)!.text,
+      'Disconnected while waiting (killed while waiting)',
+    );
   } finally {
     await w.close();
   }

@@ -55,7 +55,10 @@ test("a queue call's whole story happens in the tenant's turn, each step after t
       const i = story.indexOf(`cc ${effect}`);
       assert.ok(i > 0, effect);
       assert.ok(story.lastIndexOf(`fact ${cause}`, i) >= 0, `${effect} after ${cause}`);
-      assert.equal(story.slice(story.lastIndexOf(`fact ${cause}`, i) + 1, i).filter((s) => s.startsWith('fact')).length, 0);
+      assert.equal(
+        story.slice(story.lastIndexOf(`fact ${cause}`, i) + 1, i).filter((s) => s.startsWith('fact')).length,
+        0,
+      );
     };
     follows('call_queued', 'callQueued');
     follows('call_answered', 'offerAnswered');

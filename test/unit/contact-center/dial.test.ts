@@ -8,7 +8,10 @@ test("click to call: the queue's caller id, the agent's phone first; connected w
     const oq = w.directory.outboundQueues(1001)[0]!;
     const c = w.cc.dial(1001, '101', ' +15550002222 ', oq.id);
     assert.deepEqual(w.sw.log, [`make 101 +15550002222 ${oq.callerId}`]);
-    assert.deepEqual([c.status, c.direction, c.calling.number, c.agentExt], ['dialing', 'out', oq.callerId, '101']);
+    assert.deepEqual(
+      [c.status, c.direction, c.calling.number, c.agentExt],
+      ['dialing', 'out', oq.callerId, '101'],
+    );
     // The agent's phone is Talking (dialing) before call_dialed goes out.
     const names = w.events.map((e) => e.name);
     assert.deepEqual(names, ['phone_state_changed', 'call_dialed']);

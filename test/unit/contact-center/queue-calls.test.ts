@@ -41,7 +41,10 @@ test('answered: the call leaves the queue connected to the agent, whose recordin
     assert.deepEqual([c.status, c.agentExt, c.agentName, c.waitMs], ['connected', '101', 'Bob Brown', 2_000]);
     assert.equal(c.isRecording, true, '101 is Mandatory');
     const a = w.cc.agentState(1001, '101');
-    assert.deepEqual([a.queueState, a.queueCallId, a.queueExt, a.phoneState], ['Connected', '1', '500', 'Talking']);
+    assert.deepEqual(
+      [a.queueState, a.queueCallId, a.queueExt, a.phoneState],
+      ['Connected', '1', '500', 'Talking'],
+    );
     // An answer for a call the contact center does not know changes nothing.
     w.port.offerAnswered('77', '102', w.clock.now());
     assert.equal(w.cc.agentState(1001, '102').queueState, 'None');
