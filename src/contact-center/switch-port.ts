@@ -1,8 +1,10 @@
-import type { LegSummary, LegView } from '../switch/types.js';
+import type { CallRecordData, LegSummary, LegView } from '../switch/types.js';
 
 /**
- * The part of the switch the contact center drives (see src/switch/acd-port.ts for the other
- * direction). Kept as an interface so the domain can be unit-tested with a small fake.
+ * The contact center's one outbound port: the switch's ACD commands, the reads it needs, and the
+ * tenant's queue. The other direction is one channel of switch facts (src/switch/switch-facts.ts)
+ * that the contact center hears on that same queue. Kept as an interface so the domain can be
+ * unit-tested with a small fake (test/unit/contact-center/fake-switch.ts).
  */
 export interface AcdSwitch {
   /** Rings the agent with a waiting queue call. */
@@ -22,4 +24,13 @@ export interface AcdSwitch {
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
   liveLegs(tenantId: number, ext?: string): LegSummary[];
+  /** The tenant's live calls, each as its record would read if it ended now. */
+  liveCallRecords(tenantId: number): CallRecordData[];
+  liveCallRecord(tenantId: number, smdrCallId: string): CallRecordData | undefined;
+  /** Runs a command on the tenant's queue; the facts it causes are heard when the turn ends. */
+  onQueue<T>(tenantId: number, command: () => T): T;
+  /** Runs `fn` on the tenant's queue after the facts already waiting there. */
+  later(tenantId: number, fn: () => void): void;
+  /** Runs `fn` at the end of the tenant's current turn, once every fact has been heard. */
+  whenSettled(tenantId: number, fn: () => void): void;
 }

@@ -60,37 +60,12 @@ export async function createRuntime(
     clock,
     switch: sw,
     db,
+    callRecords,
     publish: (e) => bus.publish(e),
+    onRecordError: (err, smdrCallId) => log.error({ err, smdrCallId }, 'call record write failed'),
   });
-  sw.setAcdPort(contactCenter.acdPort());
-
-  // The call-record writer: every ended call becomes a durable record.
-  const pendingWrites = new Set<Promise<void>>();
-  bus.subscribe((e) => {
-    if (e.type !== 'callEnded') return;
-    const r = e.record;
-    const extra = contactCenter.recordDetails(r.smdrCallId);
-    const p = callRecords
-      .write({
-        smdrCallId: r.smdrCallId,
-        tenantId: r.tenantId,
-        startedAt: r.startedAt,
-        answeredAt: r.answeredAt ?? null,
-        endedAt: r.endedAt,
-        from: r.from.number,
-        to: r.to.number,
-        outcome: r.outcome,
-        data: { ...r, cc: extra },
-      })
-      .catch((err) => log.error({ err, smdrCallId: r.smdrCallId }, 'call record write failed'))
-      .finally(() => pendingWrites.delete(p));
-    pendingWrites.add(p);
-  });
-
-  // The contact center follows the switch's events (phone states, outbound answers), after the writer.
-  bus.subscribe((e) => {
-    if (e.type !== 'cc') contactCenter.onSwitchEvent(e);
-  });
+  // The contact center's one inbound channel: every switch fact, on the tenant's queue.
+  sw.setFactListener((fact) => contactCenter.hear(fact));
 
   const resetHooks: (() => void | Promise<void>)[] = [];
   return {
@@ -107,7 +82,7 @@ export async function createRuntime(
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld());
-      await Promise.all(pendingWrites);
+      await contactCenter.recordsWritten();
       await callRecords.clear();
       clock.reset();
       await contactCenter.reset();
@@ -119,7 +94,7 @@ export async function createRuntime(
     },
     async close() {
       sw.reset();
-      await Promise.all(pendingWrites);
+      await contactCenter.recordsWritten();
       await db.close();
     },
   };

@@ -1,6 +1,7 @@
 /**
- * ACD extensions: the caller waits (`queued`) and the contact center, through the ACD port,
- * decides whom to offer the call to. The switch rings agents on request and reports back.
+ * ACD extensions: the caller waits (`queued`) and the contact center, told by an ACD fact
+ * (switch-facts.ts), decides whom to offer the call to. The switch rings agents on request and
+ * reports back.
  */
 import { conflict, invalid, notFound } from '../core/errors.js';
 import type { Extension } from '../directory/model.js';
@@ -26,6 +27,7 @@ export function enqueue(core: Core, caller: Leg, acd: Extension, via?: string): 
   call.acd = acd.ext;
   core.reg.enqueue(caller);
   segment(core, call, 'queued', `Queued in ${label(point.party)}`, point.party);
+  const at = core.now();
   const queued = {
     tenantId: caller.tenantId,
     acdExt: acd.ext,
@@ -34,9 +36,9 @@ export function enqueue(core: Core, caller: Leg, acd: Extension, via?: string): 
     callerNumber: caller.presented.number,
     callerName: caller.presented.name,
     dialed: caller.to,
-    at: core.now(),
+    at,
   };
-  core.toPort(caller.tenantId, (p) => p.callQueued(queued));
+  core.tell({ type: 'acd', name: 'callQueued', tenantId: caller.tenantId, at, call: queued });
 }
 
 /** The waiting caller of a queue call, or a typed error. */

@@ -1,16 +1,16 @@
 /**
  * The state and services every part of the engine shares: dependencies, live state, presence,
- * the per-tenant queue with its outbox, and timers that run on that queue.
+ * the per-tenant queue with its outbox of facts, and timers that run on that queue.
  */
 import { accountId } from '../core/accounts.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { CallIdGenerator } from '../core/ids.js';
 import type { Directory } from '../directory/directory.js';
 import type { Extension } from '../directory/model.js';
-import { type AcdPort, waitingAcdPort } from './acd-port.js';
 import type { Leg, Party } from './model.js';
 import { Presence } from './presence.js';
 import { Registry } from './registry.js';
+import type { AcdFact, FactListener, SwitchFact } from './switch-facts.js';
 import { TenantQueue } from './tenant-queue.js';
 import type { PhoneMessage, PstnBehaviour, SwitchEvent } from './types.js';
 
@@ -19,17 +19,18 @@ export interface SwitchDeps {
   clock: Clock;
   ids: CallIdGenerator;
   publish: (event: SwitchEvent) => void;
-  /** Where failures of event subscribers and ACD-port callbacks are reported (default: console). */
+  /** Where failures of event subscribers and fact listeners are reported (default: console). */
   onError?: (e: unknown) => void;
 }
 
 export class Core {
-  acd: AcdPort = waitingAcdPort;
+  /** Hears every fact (the contact center); until one is set, queue calls simply wait. */
+  facts: FactListener = () => {};
   /** Bumped by reset: timers of an earlier epoch do nothing. */
   epoch = 0;
   readonly reg = new Registry();
   readonly presence: Presence;
-  readonly queue: TenantQueue<SwitchEvent>;
+  readonly queue: TenantQueue<SwitchFact>;
   readonly pstnNumbers = new Map<string, PstnBehaviour>();
   readonly messages = new Map<string, PhoneMessage[]>();
   private readonly parties = new WeakMap<Extension, Party>();
@@ -40,7 +41,7 @@ export class Core {
     this.dir = deps.directory;
     this.clock = deps.clock;
     const onError = deps.onError ?? ((e: unknown) => console.error('switch: effect failed', e));
-    this.queue = new TenantQueue<SwitchEvent>((e) => deps.publish(e), onError);
+    this.queue = new TenantQueue<SwitchFact>((fact) => this.deliver(fact), onError);
     this.presence = new Presence(
       this.dir,
       (e) => this.emit(e),
@@ -65,9 +66,15 @@ export class Core {
     this.queue.defer(event.tenantId, event);
   }
 
-  /** Queues an ACD-port callback for delivery after the current command. */
-  toPort(tenantId: number, call: (port: AcdPort) => void): void {
-    this.queue.defer(tenantId, () => call(this.acd));
+  /** Queues an ACD fact for delivery after the current command. */
+  tell(fact: AcdFact): void {
+    this.queue.defer(fact.tenantId, fact);
+  }
+
+  /** Events go to the bus first, then every fact to the listener: a cause is published before what it causes. */
+  private deliver(fact: SwitchFact): void {
+    if (fact.type !== 'acd') this.deps.publish(fact);
+    this.facts(fact);
   }
 
   /**

@@ -185,5 +185,12 @@ function finishCall(core: Core, call: Call): void {
     at,
     record: buildRecord(call),
   });
-  if (call.queued) core.toPort(call.tenantId, (p) => p.callEnded(call.smdrCallId, at));
+  if (call.queued)
+    core.tell({
+      type: 'acd',
+      name: 'queueCallEnded',
+      tenantId: call.tenantId,
+      smdrCallId: call.smdrCallId,
+      at,
+    });
 }

@@ -1,4 +1,4 @@
-/** The durable record of an ended call (runtime.ts writes it through the store). */
+/** The record of a call (built when it ends; the contact center writes it through the store), or of a live call as it stands. */
 import type { Call } from './model.js';
 import type { CallRecordData } from './types.js';
 

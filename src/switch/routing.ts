@@ -168,7 +168,7 @@ export function answerOffer(core: Core, leg: Leg, deviceId: string): void {
     const at = core.now();
     const smdrCallId = leg.call.smdrCallId;
     const agentExt = leg.ext ?? '';
-    core.toPort(leg.tenantId, (p) => p.offerAnswered(smdrCallId, agentExt, at));
+    core.tell({ type: 'acd', name: 'offerAnswered', tenantId: leg.tenantId, smdrCallId, agentExt, at });
   }
 }
 
@@ -196,7 +196,15 @@ export function declineOffer(core: Core, leg: Leg, reason: 'deflected' | 'reject
       const at = core.now();
       const smdrCallId = leg.call.smdrCallId;
       const agentExt = leg.ext ?? '';
-      core.toPort(leg.tenantId, (p) => p.offerFailed(smdrCallId, agentExt, reason, at));
+      core.tell({
+        type: 'acd',
+        name: 'offerFailed',
+        tenantId: leg.tenantId,
+        smdrCallId,
+        agentExt,
+        reason,
+        at,
+      });
       return;
     }
     case 'outside':

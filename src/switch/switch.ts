@@ -8,17 +8,19 @@ import { invalid, notFound } from '../core/errors.js';
 import type { DirectoryChange } from '../directory/directory.js';
 import type { Device, Extension } from '../directory/model.js';
 import * as acd from './acd.js';
-import type { AcdPort } from './acd-port.js';
 import { callRequest } from './call-requests.js';
 import { Core, type SwitchDeps } from './core.js';
 import { endLeg, SYSTEM } from './lifecycle.js';
 import { type Leg, summary, view } from './model.js';
+import { buildRecord } from './records.js';
 import * as origination from './origination.js';
 import * as outside from './outside.js';
 import * as phones from './phones.js';
 import { findDevice } from './phones.js';
 import { parkStatus, snapshot } from './snapshot.js';
+import type { FactListener } from './switch-facts.js';
 import type {
+  CallRecordData,
   CallRequestCommand,
   LegSummary,
   LegView,
@@ -45,8 +47,31 @@ export class Switch {
     deps.directory.onChange((c) => this.directoryChanged(c));
   }
 
-  setAcdPort(port: AcdPort): void {
-    this.core.acd = port;
+  /** The one listener of the switch's facts (the contact center), called on the tenant's queue. */
+  setFactListener(listener: FactListener): void {
+    this.core.facts = listener;
+  }
+
+  // ---- the tenant's queue, for whoever acts on the switch's facts -------------------------
+
+  /** Runs `command` on the tenant's queue; the facts it causes are delivered when the turn ends. */
+  onQueue<T>(tenantId: number, command: () => T): T {
+    return this.core.queue.run(tenantId, command);
+  }
+
+  /** Runs `fn` on the tenant's queue after the facts already waiting there. */
+  later(tenantId: number, fn: () => void): void {
+    this.core.queue.defer(tenantId, fn);
+  }
+
+  /** Runs `fn` at the end of the tenant's current turn, once every fact has been heard. */
+  whenSettled(tenantId: number, fn: () => void): void {
+    this.core.queue.whenSettled(tenantId, fn);
+  }
+
+  /** Is the tenant's queue taking its turn now? */
+  inTurn(tenantId: number): boolean {
+    return this.core.queue.inTurn(tenantId);
   }
 
   // ---- voice API commands ---------------------------------------------------------------
@@ -106,6 +131,18 @@ export class Switch {
     return parkStatus(this.core, tenantId, n);
   }
 
+  /** The tenant's live calls, each as its record would read if it ended now (outcome aside). */
+  liveCallRecords(tenantId: number): CallRecordData[] {
+    const calls = new Set<Leg['call']>();
+    for (const l of this.core.reg.legsOfTenant(tenantId)) calls.add(l.call);
+    return [...calls].map(buildRecord);
+  }
+
+  liveCallRecord(tenantId: number, smdrCallId: string): CallRecordData | undefined {
+    const call = this.core.reg.calls.get(smdrCallId);
+    return call && call.tenantId === tenantId ? buildRecord(call) : undefined;
+  }
+
   queuedCalls(tenantId: number, acdExt?: string): LegView[] {
     const waiting = this.core.reg.queued.get(tenantId)?.values() ?? [];
     return this.views([...waiting].filter((l) => acdExt === undefined || l.queue === acdExt));
@@ -146,7 +183,7 @@ export class Switch {
     });
   }
 
-  // ---- ACD port commands (the contact center) ---------------------------------------------
+  // ---- ACD commands (the contact center) --------------------------------------------------
 
   offerQueuedCall(smdrCallId: string, agentExt: string): LegView {
     return this.runLeg(this.tenantOfCall(smdrCallId), () => acd.offerQueued(this.core, smdrCallId, agentExt));

@@ -3,7 +3,7 @@
  *
  * Commands are synchronous: a command runs to completion on a consistent state and never
  * interleaves with another command of the same tenant. What a command causes outside the switch
- * (domain events, ACD-port callbacks) is not delivered while it runs: it goes to the tenant's
+ * (its facts: domain events and ACD facts) is not delivered while it runs: it goes to the tenant's
  * outbox and is delivered, in the order it was produced, once the outermost command returns.
  * A subscriber that reacts by sending a new command (the contact center offering a queued call,
  * say) runs after the state has settled, and the effects of that command join the end of the same
@@ -17,6 +17,8 @@ interface Lane<E> {
   draining: boolean;
   outbox: Effect<E>[];
   head: number;
+  /** Run once the outbox is empty, still in the turn (their effects are delivered too). */
+  settled: (() => void)[];
 }
 
 export class TenantQueue<E extends object> {
@@ -46,18 +48,35 @@ export class TenantQueue<E extends object> {
     if (lane.depth === 0 && !lane.draining) this.drain(lane);
   }
 
+  /**
+   * Runs `fn` at the end of the current turn, once every effect has been delivered (at once when
+   * the queue is idle). Work that should see the settled state, whatever caused it, goes here.
+   */
+  whenSettled(tenantId: number, fn: () => void): void {
+    const lane = this.lane(tenantId);
+    lane.settled.push(fn);
+    if (lane.depth === 0 && !lane.draining) this.drain(lane);
+  }
+
+  /** Is the tenant's queue taking its turn (a command running or its effects being delivered)? */
+  inTurn(tenantId: number): boolean {
+    const lane = this.lanes.get(tenantId);
+    return !!lane && (lane.depth > 0 || lane.draining);
+  }
+
   /** Drops every undelivered effect (reset). */
   clear(): void {
     for (const lane of this.lanes.values()) {
       lane.outbox = [];
       lane.head = 0;
+      lane.settled = [];
     }
   }
 
   private lane(tenantId: number): Lane<E> {
     let lane = this.lanes.get(tenantId);
     if (!lane) {
-      lane = { depth: 0, draining: false, outbox: [], head: 0 };
+      lane = { depth: 0, draining: false, outbox: [], head: 0, settled: [] };
       this.lanes.set(tenantId, lane);
     }
     return lane;
@@ -66,19 +85,28 @@ export class TenantQueue<E extends object> {
   private drain(lane: Lane<E>): void {
     lane.draining = true;
     try {
-      while (lane.head < lane.outbox.length) {
-        const effect = lane.outbox[lane.head++];
-        try {
-          if (typeof effect === 'function') effect();
-          else this.deliver(effect);
-        } catch (e) {
-          this.onError(e);
-        }
+      for (;;) {
+        while (lane.head < lane.outbox.length) this.attempt(lane.outbox[lane.head++]!);
+        lane.outbox = [];
+        lane.head = 0;
+        // One at a time: each sees the effects of the one before delivered.
+        const hook = lane.settled.shift();
+        if (!hook) break;
+        this.attempt(hook);
       }
     } finally {
       lane.outbox = [];
       lane.head = 0;
       lane.draining = false;
+    }
+  }
+
+  private attempt(effect: Effect<E>): void {
+    try {
+      if (typeof effect === 'function') effect();
+      else this.deliver(effect);
+    } catch (e) {
+      this.onError(e);
     }
   }
 }

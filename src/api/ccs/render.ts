@@ -270,35 +270,104 @@ export function liveCall(directory: Directory, c: CcCallSnapshot, tz: string, no
   };
 }
 
-/** A finished call from its durable record. */
-export function recordedCall(directory: Directory, r: CallRecord, tz: string): Call {
-  const data = r.data as unknown as CallRecordData & { cc?: CcCallSnapshot };
-  if (data.cc)
-    return ccCallBody(directory, { ...data.cc, endedAt: data.cc.endedAt ?? r.endedAt }, tz, r.endedAt);
-  const answered = r.answeredAt !== null;
+const segmentDetails = (segments: CallRecordData['segments'] | undefined, tz: string) =>
+  (segments ?? []).map((s) => ({ type: s.kind, timestamp: isoLocal(s.at, tz), event: s.text }));
+
+/** The extension uuid of an agent party (`101@1001`), else empty. */
+function agentUuid(directory: Directory, tenantId: number, account: string | undefined): string {
+  const ext = account?.slice(0, account.indexOf('@'));
+  const e = ext ? directory.extension(tenantId, ext) : undefined;
+  return e?.agent?.isAgent ? e.uuid : '';
+}
+
+/** What the switch's record says of a call the contact center did not hold. */
+interface SwitchCallParts {
+  id: string;
+  startedAt: number;
+  outcome: string;
+  direction: Call['direction'];
+  duration: string;
+  calling: { number: string; name: string };
+  called: { number: string; name: string };
+  segments: CallRecordData['segments'] | undefined;
+}
+
+/** A call the contact center did not hold, in the list item shape. */
+function switchCallBody(p: SwitchCallParts, tz: string): Call {
   return {
-    id: r.smdrCallId,
-    time: isoLocal(r.startedAt, tz),
-    outcome: r.outcome,
-    direction: data.direction ?? 'in',
-    duration: answered ? hms(r.endedAt - r.answeredAt!) : '',
+    id: p.id,
+    time: isoLocal(p.startedAt, tz),
+    outcome: p.outcome,
+    direction: p.direction,
+    duration: p.duration,
     wait_time: '',
     hold_time: '',
     is_recorded: 'false',
     fe_xfr: '',
     commit_account_code: '',
     vrq_ques_ans: [] as unknown[],
-    calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
-    called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+    calling: p.calling,
+    called: p.called,
     call_source: {},
-    call_details: (data.segments ?? []).map((s) => ({
-      type: s.kind,
-      timestamp: isoLocal(s.at, tz),
-      event: s.text,
-    })),
-    call_destination: { type: 'phone', number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+    call_details: segmentDetails(p.segments, tz),
+    call_destination: { type: 'phone', ...p.called },
     recordings: [],
   };
+}
+
+/**
+ * An in-progress call that is not a contact-center call (between extensions, to voicemail...),
+ * from the switch's record of it so far: the finished record's shape, `Progress` until answered,
+ * plus the in-progress fields. `caller_uuid` and `callee_uuid` name the agents among the parties.
+ */
+export function liveSwitchCall(directory: Directory, d: CallRecordData, tz: string, now: number): LiveCall {
+  const answered = d.answeredAt !== undefined;
+  const body = switchCallBody(
+    {
+      id: d.smdrCallId,
+      startedAt: d.startedAt,
+      outcome: answered ? 'Answered' : 'Progress',
+      direction: d.direction,
+      duration: answered ? hms(now - d.answeredAt!) : '',
+      calling: { number: d.from.number, name: d.from.name },
+      called: { number: d.to.number, name: d.to.name },
+      segments: d.segments,
+    },
+    tz,
+  );
+  return {
+    ...body,
+    wait_time: '',
+    recordings: [] as unknown[],
+    type: 'in_ecr',
+    success: true,
+    is_suppressed: false,
+    is_recording: false,
+    caller_uuid: agentUuid(directory, d.tenantId, d.from.account),
+    callee_uuid: agentUuid(directory, d.tenantId, d.to.account),
+    being_marked: false,
+  };
+}
+
+/** A finished call from its durable record. */
+export function recordedCall(directory: Directory, r: CallRecord, tz: string): Call {
+  const data = r.data as unknown as CallRecordData & { cc?: CcCallSnapshot };
+  if (data.cc)
+    return ccCallBody(directory, { ...data.cc, endedAt: data.cc.endedAt ?? r.endedAt }, tz, r.endedAt);
+  const answered = r.answeredAt !== null;
+  return switchCallBody(
+    {
+      id: r.smdrCallId,
+      startedAt: r.startedAt,
+      outcome: r.outcome,
+      direction: data.direction ?? 'in',
+      duration: answered ? hms(r.endedAt - r.answeredAt!) : '',
+      calling: { number: data.from?.number ?? r.from, name: data.from?.name ?? '' },
+      called: { number: data.to?.number ?? r.to, name: data.to?.name ?? '' },
+      segments: data.segments,
+    },
+    tz,
+  );
 }
 
 export function searchResult(

@@ -23,26 +23,37 @@ const INVALID_CALL_ID = 'Invalid call id';
 export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   const { directory, contactCenter, callRecords } = runtime;
 
-  /** Finished calls, newest first: durable records, plus ended calls whose record is still being written. */
+  /** Finished calls, newest first: records not yet written (read first: one leaves only once stored), then the store. */
   async function finishedCalls(
     tenantId: number,
     tz: string,
     range: { fromMs?: number; toMs?: number; limit?: number } = {},
   ) {
-    const records = await callRecords.find({ tenantId, ...range });
-    const recorded = new Set(records.map((r) => r.smdrCallId));
     const inRange = (at: number) =>
       (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
-    return [
-      ...records.map((r) => ({ startedAt: r.startedAt, body: render.recordedCall(directory, r, tz) })),
-      ...contactCenter
-        .endedCalls(tenantId)
-        .filter((c) => !recorded.has(c.smdrCallId) && inRange(c.startedAt))
-        .map((c) => ({
-          startedAt: c.startedAt,
-          body: render.ccCallBody(directory, c, tz, c.endedAt ?? c.startedAt),
-        })),
-    ].sort((a, b) => b.startedAt - a.startedAt);
+    const unwritten = contactCenter.unwrittenRecords(tenantId).filter((r) => inRange(r.startedAt));
+    const records = await callRecords.find({ tenantId, ...range });
+    const recorded = new Set(records.map((r) => r.smdrCallId));
+    return [...records, ...unwritten.filter((r) => !recorded.has(r.smdrCallId))]
+      .map((r) => ({ startedAt: r.startedAt, body: render.recordedCall(directory, r, tz) }))
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /** Every live call of the tenant, newest first, in the in-progress shape: contact-center calls and the others. */
+  function liveCalls(tenantId: number, tz: string, now: number) {
+    const calls = contactCenter.liveCalls(tenantId).map((c) => ({
+      startedAt: c.startedAt,
+      calling: c.calling.number,
+      called: c.called.number,
+      body: render.liveCall(directory, c, tz, now),
+    }));
+    const others = contactCenter.otherLiveCalls(tenantId).map((r) => ({
+      startedAt: r.startedAt,
+      calling: r.from.number,
+      called: r.to.number,
+      body: render.liveSwitchCall(directory, r, tz, now),
+    }));
+    return [...calls, ...others].sort((a, b) => b.startedAt - a.startedAt);
   }
 
   // 19
@@ -61,15 +72,11 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
     handler: async (req) => {
       const p = principal(req);
       const t = ownTenant(directory, p);
-      const now = runtime.clock.now();
       const tz = t.cc.timezone;
-      const live = contactCenter.liveCalls(t.tenantId);
-      const liveIds = new Set(live.map((c) => c.smdrCallId));
+      const live = liveCalls(t.tenantId, tz, runtime.clock.now());
+      const liveIds = new Set(live.map((c) => c.body.id));
       const finished = (await finishedCalls(t.tenantId, tz)).filter((c) => !liveIds.has(c.body.id));
-      const items = [
-        ...live.map((c) => render.liveCall(directory, c, tz, now)),
-        ...finished.map((c) => c.body),
-      ];
+      const items = [...live.map((c) => c.body), ...finished.map((c) => c.body)];
       return { success: true, total: String(items.length), items };
     },
   });
@@ -113,13 +120,9 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
       const inRange = (at: number) =>
         (fromMs === undefined || at >= fromMs) && (toMs === undefined || at <= toMs);
 
-      const now = runtime.clock.now();
-      const live = contactCenter
-        .liveCalls(t.tenantId)
-        .filter(
-          (c) => same(c.calling.number, calling) && same(c.called.number, called) && inRange(c.startedAt),
-        )
-        .map((c) => ({ startedAt: c.startedAt, body: render.liveCall(directory, c, tz, now) }));
+      const live = liveCalls(t.tenantId, tz, runtime.clock.now()).filter(
+        (c) => same(c.calling, calling) && same(c.called, called) && inRange(c.startedAt),
+      );
       const records = (await finishedCalls(t.tenantId, tz, { fromMs, toMs, limit: 5000 })).filter(
         (c) => same(c.body.calling.number, calling) && same(c.body.called.number, called),
       );
@@ -150,13 +153,14 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
       const t = ownTenant(directory, p);
       const id = params.id!;
       const tz = t.cc.timezone;
+      const now = runtime.clock.now();
       const live = contactCenter.liveCall(t.tenantId, id);
-      if (live) return render.liveCall(directory, live, tz, runtime.clock.now());
-      const r = await callRecords.get(t.tenantId, id);
-      if (r) return { success: true, ...render.recordedCall(directory, r, tz) };
-      const ended = contactCenter.endedCall(t.tenantId, id);
-      if (!ended) throw notFoundError();
-      return { success: true, ...render.ccCallBody(directory, ended, tz, ended.endedAt ?? ended.startedAt) };
+      if (live) return render.liveCall(directory, live, tz, now);
+      const other = contactCenter.otherLiveCall(t.tenantId, id);
+      if (other) return render.liveSwitchCall(directory, other, tz, now);
+      const r = contactCenter.unwrittenRecord(t.tenantId, id) ?? (await callRecords.get(t.tenantId, id));
+      if (!r) throw notFoundError();
+      return { success: true, ...render.recordedCall(directory, r, tz) };
     },
   });
 

@@ -1,12 +1,53 @@
-import type { CallState, LegSummary, LegView } from '../../../src/switch/types.js';
 import type { AcdSwitch } from '../../../src/contact-center/switch-port.js';
+import type { FactListener, SwitchFact } from '../../../src/switch/switch-facts.js';
+import { TenantQueue } from '../../../src/switch/tenant-queue.js';
+import type { CallRecordData, CallState, LegSummary, LegView } from '../../../src/switch/types.js';
 
-/** A switch stand-in that records the contact center's commands and keeps agent legs. */
+/**
+ * A switch stand-in that records the contact center's commands and keeps agent legs. It has the
+ * real tenant queue: facts told to it are heard on that queue, after the command that told them.
+ */
 export class FakeSwitch implements AcdSwitch {
   readonly log: string[] = [];
   private readonly agentLegs = new Map<string, LegView[]>();
   private seq = 1000;
   failOffersTo = new Set<string>();
+  /** Failures of fact listeners and deferred work (the real switch reports them too). */
+  readonly errors: unknown[] = [];
+  private listener: FactListener = () => {};
+  private readonly queue = new TenantQueue<SwitchFact>(
+    (f) => this.listener(f),
+    (e) => this.errors.push(e),
+  );
+  /** Live calls that are not the contact center's, by smdrCallId. */
+  readonly otherCalls = new Map<string, CallRecordData>();
+
+  setFactListener(listener: FactListener): void {
+    this.listener = listener;
+  }
+  /** As the switch does: the fact is heard on its tenant's queue, when the current turn delivers. */
+  tell(fact: SwitchFact): void {
+    this.queue.defer(fact.tenantId, fact);
+  }
+  onQueue<T>(tenantId: number, command: () => T): T {
+    return this.queue.run(tenantId, command);
+  }
+  later(tenantId: number, fn: () => void): void {
+    this.queue.defer(tenantId, fn);
+  }
+  whenSettled(tenantId: number, fn: () => void): void {
+    this.queue.whenSettled(tenantId, fn);
+  }
+  inTurn(tenantId: number): boolean {
+    return this.queue.inTurn(tenantId);
+  }
+  liveCallRecords(tenantId: number): CallRecordData[] {
+    return [...this.otherCalls.values()].filter((r) => r.tenantId === tenantId);
+  }
+  liveCallRecord(tenantId: number, smdrCallId: string): CallRecordData | undefined {
+    const r = this.otherCalls.get(smdrCallId);
+    return r?.tenantId === tenantId ? r : undefined;
+  }
 
   offerQueuedCall(smdrCallId: string, agentExt: string): LegView {
     if (this.failOffersTo.has(agentExt)) throw new Error('unreachable');

@@ -1,13 +1,13 @@
 /**
  * A switch on the demo world, an in-memory directory and the virtual clock, with a recorder of
- * every event it publishes and of every ACD-port callback.
+ * every event it publishes and of every ACD fact it tells.
  */
 import { VirtualClock } from '../../../src/core/clock.js';
 import { CallIdGenerator } from '../../../src/core/ids.js';
 import { demoWorld } from '../../../src/directory/demo-world.js';
 import { Directory, type EntityStore } from '../../../src/directory/directory.js';
 import type { StoredEntity } from '../../../src/directory/model.js';
-import type { AcdPort, QueuedCall } from '../../../src/switch/acd-port.js';
+import type { QueuedCall } from '../../../src/switch/switch-facts.js';
 import { Switch } from '../../../src/switch/switch.js';
 import type { CallEvent, SwitchEvent } from '../../../src/switch/types.js';
 
@@ -64,14 +64,15 @@ export async function harness(): Promise<Harness> {
     publish: (e) => events.push(e),
     onError: (e) => errors.push(e),
   });
-  const acd: AcdPort = {
-    callQueued: (call) => port.push({ fn: 'callQueued', call }),
-    offerAnswered: (smdrCallId, agentExt) => port.push({ fn: 'offerAnswered', smdrCallId, agentExt }),
-    offerFailed: (smdrCallId, agentExt, reason) =>
-      port.push({ fn: 'offerFailed', smdrCallId, agentExt, reason }),
-    callEnded: (smdrCallId) => port.push({ fn: 'callEnded', smdrCallId }),
-  };
-  sw.setAcdPort(acd);
+  sw.setFactListener((f) => {
+    if (f.type !== 'acd') return;
+    if (f.name === 'callQueued') port.push({ fn: 'callQueued', call: f.call });
+    if (f.name === 'offerAnswered')
+      port.push({ fn: 'offerAnswered', smdrCallId: f.smdrCallId, agentExt: f.agentExt });
+    if (f.name === 'offerFailed')
+      port.push({ fn: 'offerFailed', smdrCallId: f.smdrCallId, agentExt: f.agentExt, reason: f.reason });
+    if (f.name === 'queueCallEnded') port.push({ fn: 'callEnded', smdrCallId: f.smdrCallId });
+  });
   const callEvents = (account: string) =>
     events.filter((e): e is CallEvent => e.type === 'call' && e.observed === account);
   return {

@@ -280,15 +280,16 @@ describe('the ACD port', () => {
   test('commands sent from inside a port callback run after the current command', async () => {
     const h = await harness();
     const seen: string[] = [];
-    h.sw.setAcdPort({
-      callQueued: (c) => {
-        seen.push(`queued ${h.sw.leg(c.callerLegId)?.state}`);
-        h.sw.offerQueuedCall(c.smdrCallId, '103');
+    h.sw.setFactListener((f) => {
+      if (f.type !== 'acd') return;
+      if (f.name === 'callQueued') {
+        seen.push(`queued ${h.sw.leg(f.call.callerLegId)?.state}`);
+        h.sw.offerQueuedCall(f.call.smdrCallId, '103');
         seen.push('offered');
-      },
-      offerAnswered: () => seen.push('answered'),
-      offerFailed: () => seen.push('failed'),
-      callEnded: () => seen.push('ended'),
+      }
+      if (f.name === 'offerAnswered') seen.push('answered');
+      if (f.name === 'offerFailed') seen.push('failed');
+      if (f.name === 'queueCallEnded') seen.push('ended');
     });
     h.sw.pstnCall({ from: CALLER, to: '+15555550150' });
     assert.deepEqual(seen, ['queued queued', 'offered']);

@@ -76,4 +76,27 @@ describe('TenantQueue', () => {
     );
     assert.deepEqual(seen, ['before']);
   });
+
+  test('work asked for when settled runs once the outbox is empty, still in the turn; its effects are delivered too', () => {
+    const seen: string[] = [];
+    const q: TenantQueue<Ev> = new TenantQueue<Ev>(
+      (e) => {
+        seen.push(`${e.n}${q.inTurn(1) ? '' : ' (out of turn)'}`);
+        if (e.n === 'a') q.whenSettled(1, () => seen.push('settled'));
+      },
+      () => {},
+    );
+    assert.equal(q.inTurn(1), false);
+    q.run(1, () => {
+      q.defer(1, { tenantId: 1, n: 'a' });
+      q.whenSettled(1, () => q.defer(1, { tenantId: 1, n: 'c' }));
+      q.defer(1, { tenantId: 1, n: 'b' });
+      assert.equal(q.inTurn(1), true);
+      assert.equal(q.inTurn(2), false, 'another tenant');
+    });
+    assert.deepEqual(seen, ['a', 'b', 'c', 'settled']);
+    assert.equal(q.inTurn(1), false);
+    q.whenSettled(1, () => seen.push(`idle ${q.inTurn(1)}`));
+    assert.equal(seen.at(-1), 'idle true', 'at once, as a turn, when the queue is idle');
+  });
 });

@@ -1,0 +1,66 @@
+import { invalid, notFound } from '../core/errors.js';
+import type { CcCall } from './cc-call.js';
+import type { CcCallSnapshot } from './types.js';
+
+/** The contact center's live calls (queue calls and click-to-call), until their record is written. */
+export class CallBook {
+  private readonly calls = new Map<string, CcCall>();
+
+  get(smdrCallId: string): CcCall | undefined {
+    return this.calls.get(smdrCallId);
+  }
+
+  add(call: CcCall): void {
+    this.calls.set(call.smdrCallId, call);
+  }
+
+  remove(smdrCallId: string): void {
+    this.calls.delete(smdrCallId);
+  }
+
+  clear(): void {
+    this.calls.clear();
+  }
+
+  /** A call of the tenant that has not ended, or undefined. */
+  live(tenantId: number, smdrCallId: string): CcCall | undefined {
+    const c = this.calls.get(smdrCallId);
+    return c && c.tenantId === tenantId && c.status !== 'ended' ? c : undefined;
+  }
+
+  /** The tenant's live calls, newest first. */
+  snapshots(tenantId: number, now: number): CcCallSnapshot[] {
+    return [...this.calls.values()]
+      .filter((c) => c.tenantId === tenantId && c.status !== 'ended')
+      .sort((a, b) => b.init.startedAt - a.init.startedAt)
+      .map((c) => c.snapshot(now));
+  }
+
+  /** A live call of the tenant, or a typed error. */
+  require(tenantId: number, smdrCallId: string): CcCall {
+    const c = this.live(tenantId, smdrCallId);
+    if (!c) throw notFound('CALL_NOT_FOUND', 'Call not found');
+    return c;
+  }
+
+  /** A call of the tenant waiting in a queue (ringing an agent counts), or a typed error. */
+  requireWaiting(tenantId: number, smdrCallId: string): CcCall {
+    const call = this.require(tenantId, smdrCallId);
+    if (!call.isWaiting) throw invalid('CALL_NOT_WAITING', 'Call is not waiting in a queue');
+    return call;
+  }
+
+  /** The tenant's calls waiting for an agent, oldest in the queue first. */
+  waiting(tenantId: number): CcCall[] {
+    return [...this.calls.values()]
+      .filter((c) => c.tenantId === tenantId && c.status === 'waiting' && c.acdExt)
+      .sort((a, b) => (a.queuedAt ?? 0) - (b.queuedAt ?? 0));
+  }
+
+  /** The calls in one queue (waiting or ringing an agent). */
+  inQueue(tenantId: number, acdExt: string): CcCall[] {
+    return [...this.calls.values()].filter(
+      (c) => c.tenantId === tenantId && c.acdExt === acdExt && c.isWaiting,
+    );
+  }
+}

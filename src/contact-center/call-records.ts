@@ -1,0 +1,70 @@
+import type { CallRecord } from '../store/call-records.js';
+import type { CallEndedEvent } from '../switch/types.js';
+import type { CallBook } from './call-book.js';
+
+/** Where durable call records go (the store's CallRecordStore). */
+export interface CallRecordWriter {
+  write(record: CallRecord): Promise<void>;
+}
+
+/**
+ * Call records: every call of the tenant that ends becomes a durable record, the switch's record
+ * plus the contact-center details of its calls (timeline, recordings). A record is served from
+ * memory from the moment the call ends until the store has it, so a call is readable the moment
+ * it ends.
+ */
+export class CallRecords {
+  private readonly unwritten = new Map<string, CallRecord>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly writer: CallRecordWriter,
+    private readonly onError: (err: unknown, smdrCallId: string) => void,
+  ) {}
+
+  /** The switch reported the call's end (after the contact center finished its own call). */
+  ended(e: CallEndedEvent, calls: CallBook, now: number): void {
+    const r = e.record;
+    const record: CallRecord = {
+      smdrCallId: r.smdrCallId,
+      tenantId: r.tenantId,
+      startedAt: r.startedAt,
+      answeredAt: r.answeredAt ?? null,
+      endedAt: r.endedAt,
+      from: r.from.number,
+      to: r.to.number,
+      outcome: r.outcome,
+      data: { ...r, cc: calls.get(r.smdrCallId)?.snapshot(now) },
+    };
+    calls.remove(r.smdrCallId);
+    this.unwritten.set(r.smdrCallId, record);
+    const p = this.writer
+      .write(record)
+      .catch((err) => this.onError(err, r.smdrCallId))
+      .finally(() => {
+        this.pending.delete(p);
+        if (this.unwritten.get(r.smdrCallId) === record) this.unwritten.delete(r.smdrCallId);
+      });
+    this.pending.add(p);
+  }
+
+  /** Records of the tenant not in the store yet. Read them before the store: a record leaves here only once it is there. */
+  notYetWritten(tenantId: number): CallRecord[] {
+    return [...this.unwritten.values()].filter((r) => r.tenantId === tenantId);
+  }
+
+  notYetWrittenOne(tenantId: number, smdrCallId: string): CallRecord | undefined {
+    const r = this.unwritten.get(smdrCallId);
+    return r && r.tenantId === tenantId ? r : undefined;
+  }
+
+  /** Resolves once every record asked for so far is written (or failed). */
+  async written(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  /** Forgets records not yet written (reset; the store is emptied after `written`). */
+  clear(): void {
+    this.unwritten.clear();
+  }
+}
