@@ -24,6 +24,10 @@ export interface Config {
   lockoutWindowMs: number;
   lockoutPeriodMs: number;
   bodyLimitBytes: number;
+  /** Browser origins allowed to call both APIs and open their sockets (CORS); empty: none. */
+  corsOrigins: string[];
+  /** `GET /metrics` needs HTTP Basic of a telco administrator. */
+  metricsAuth: boolean;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -34,7 +38,7 @@ interface Option {
   key: keyof Config;
   flag: string;
   env: string;
-  type: 'int' | 'string' | 'bool' | 'enum';
+  type: 'int' | 'string' | 'bool' | 'enum' | 'list';
   values?: string[];
   min?: number;
   max?: number;
@@ -119,6 +123,20 @@ export const OPTIONS: Option[] = [
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
+  {
+    key: 'corsOrigins',
+    flag: '--cors-origins',
+    env: 'SWITCHBOARD_CORS_ORIGINS',
+    type: 'list',
+    help: 'browser origins allowed (comma-separated, e.g. https://app.example.com)',
+  },
+  {
+    key: 'metricsAuth',
+    flag: '--metrics-auth',
+    env: 'SWITCHBOARD_METRICS_AUTH',
+    type: 'bool',
+    help: 'GET /metrics needs Basic credentials of a telco administrator',
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -139,6 +157,8 @@ export const DEFAULTS: Config = {
   lockoutWindowMs: 1_800_000,
   lockoutPeriodMs: 3_600_000,
   bodyLimitBytes: 1_048_576,
+  corsOrigins: [],
+  metricsAuth: false,
   seed: true,
 };
 
@@ -156,6 +176,8 @@ function convert(o: Option, raw: string, source: string): unknown {
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
       if (/^(0|false|no|off)$/i.test(raw)) return false;
       throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
+    case 'list':
+      return parseOrigins(raw, source);
     case 'enum':
       if (!o.values!.includes(raw))
         throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
@@ -206,6 +228,28 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     throw new ConfigError(`--database-url must start with postgres:// (got "${config.databaseUrl}")`);
   }
   return config;
+}
+
+/** `https://a.example, http://localhost:3000`: each an origin as a browser sends it. */
+function parseOrigins(raw: string, source: string): string[] {
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const o of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(o);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== o) {
+      throw new ConfigError(
+        `${source}: "${o}" is not an origin like https://app.example.com (no path, no slash)`,
+      );
+    }
+  }
+  return origins;
 }
 
 function readPem(file: string, flag: string): Buffer {

@@ -21,7 +21,7 @@ export interface Authenticator {
   clear(): void;
 }
 
-type RuntimeDeps = Pick<Runtime, 'directory' | 'config' | 'onReset'>;
+type RuntimeDeps = Pick<Runtime, 'directory' | 'config' | 'onReset'> & Partial<Pick<Runtime, 'telemetry'>>;
 
 interface CacheEntry {
   principal: Principal;
@@ -113,6 +113,7 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
     const found = verify(username, secret);
     if (!found) {
       const lockedNow = lockout.fail(username, ip);
+      if (lockedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
       if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
       throw new UnauthorizedError();
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
+import { notePrincipal } from '../auth/request-principal.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
@@ -44,6 +45,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
         const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
         if (!principal) return done(unauthorized());
         req.ccPrincipal = principal;
+        notePrincipal(req, principal);
         done();
       };
       const m = BEARER.exec(req.headers.authorization ?? '');

@@ -49,6 +49,7 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
       if (frame === null) return;
       s.slot.touch();
       s.socket.send(frame, TEXT);
+      runtime.telemetry.eventsSent.contactCenter++;
     }
   });
 

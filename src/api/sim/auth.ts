@@ -3,6 +3,7 @@ import { forbidden } from '../../core/errors.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Runtime } from '../../server/runtime.js';
 import { authenticatorFor, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { notePrincipal } from '../auth/request-principal.js';
 
 /**
  * The simulator is for the provider's administrators: HTTP Basic of an unscoped telco user who
@@ -16,6 +17,7 @@ export function requireTelcoAdmin(app: FastifyInstance, runtime: Runtime): void 
     if (!creds)
       throw new UnauthorizedError('The simulator needs HTTP Basic credentials of a telco administrator.');
     const principal = auth.authenticate(creds.username, creds.secret, req.ip);
+    notePrincipal(req, principal);
     if (!mayDriveSimulator(principal)) {
       throw forbidden('FORBIDDEN', 'The simulator needs an unscoped telco user with SM or TBAM.');
     }

@@ -27,7 +27,11 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   const { runtime } = opts;
   runtime.docs.defineOpenApi(VOICE_OPENAPI);
   const sockets = new VoiceSockets(new SubscriptionIndex());
-  const stopFanout = startFanout(runtime.bus, sockets.index, runtime.directory);
+  const stopFanout = startFanout(runtime.bus, sockets.index, runtime.directory, runtime.telemetry.eventsSent);
+  runtime.telemetry.offerGauge('voice_subscription_sets', {
+    help: 'Subscription sets on open /api/ws sockets.',
+    read: () => sockets.setCount(),
+  });
   app.addHook('onClose', async () => stopFanout());
 
   registerProblemHandlers(app);

@@ -34,6 +34,7 @@ export function startFanout(
   bus: { subscribe(h: (e: PlatformEvent) => void): () => void },
   index: SubscriptionIndex,
   directory: Directory,
+  sent: { voice: number },
 ): () => void {
   return bus.subscribe((e) => {
     if (e.type !== 'call' && e.type !== 'presence' && e.type !== 'parkLocation' && e.type !== 'emergency')
@@ -42,5 +43,6 @@ export function startFanout(
     if (sets.size === 0) return;
     const frame = framer(e);
     for (const set of sets) set.deliver(frame(set.id));
+    sent.voice += sets.size;
   });
 }

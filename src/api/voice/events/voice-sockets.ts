@@ -45,4 +45,10 @@ export class VoiceSockets {
   count(): number {
     return this.byId.size;
   }
+
+  setCount(): number {
+    let n = 0;
+    for (const s of this.byId.values()) n += s.sets.size;
+    return n;
+  }
 }
