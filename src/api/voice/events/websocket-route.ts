@@ -92,7 +92,10 @@ function documentEventSocket(runtime: Runtime): void {
           upgrade: { description: '`websocket`', schema: Type.Literal('websocket'), required: true },
         },
       },
-      '4XX': refused('Bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).'),
+      '4XX': refused(
+        'Bad credentials (401, no upgrade), a page on an origin the operator did not allow (403, only ' +
+          'with --cors-origins) or this client holds its maximum of sockets (429).',
+      ),
       '503': {
         ...refused('The server holds its maximum of WebSockets, or the server is busy.'),
         headers: { 'Retry-After': RETRY_AFTER },
