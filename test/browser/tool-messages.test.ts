@@ -81,7 +81,9 @@ describe('the live console', () => {
     const page = await fx.page('/console/');
     await page.locator('#connection', { hasText: 'voice events: subscribed to ALL' }).waitFor();
     const options = () =>
-      page.locator('#dids option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      page
+        .locator('#dids option')
+        .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
     assert.deepEqual((await options()).sort(), ['+15555550100', '+15555550150']);
 
     // Globex has one number of its own; none of Acme's is offered there.
@@ -93,7 +95,7 @@ describe('the live console', () => {
     assert.equal(did.status, 201, await did.text());
     await page.getByRole('button', { name: 'Globex (1002)' }).click();
     await page.locator('#connection', { hasText: 'voice events: subscribed to ALL' }).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('#dids option').length === 1);
+    await page.waitForFunction("document.querySelectorAll('#dids option').length === 1");
     assert.deepEqual(await options(), ['+15555550201']);
     assert.equal(await page.inputValue('#pstnTo'), '+15555550201');
 
