@@ -191,7 +191,7 @@ function document(deps: RegistryDeps, path: string, method: Verb, doc: VerbDoc):
     ...(doc.body ? { body: doc.body, bodyRequired: doc.bodyRequired ?? true } : {}),
     responses: {
       ...doc.responses,
-      '4XX': error('The request was refused: see errorCode and parameters (DESIGN §3.2).'),
+      '4XX': error('The request was refused: an RFC 9457 problem; see errorCode and parameters.'),
       '503': {
         ...error('Busy: the request could not start within the busy delay; retry later.'),
         headers: { 'Retry-After': RETRY_AFTER },
