@@ -150,13 +150,13 @@ export async function metricsRoute(app: FastifyInstance, opts: { runtime: Runtim
   app.get('/metrics', { config: { undocumented: true } }, async (req, reply) => {
     if (runtime.config.metricsAuth) {
       const creds = parseBasic(req.headers.authorization);
-      let allowed = false;
-      try {
-        allowed = !!creds && mayDriveSimulator(await auth.authenticate(creds.username, creds.secret, req.ip));
-      } catch {
-        allowed = false;
-      }
-      if (!allowed) {
+      // A wrong password and a lock-out are both just "not allowed" here.
+      const principal = creds
+        ? await Promise.resolve()
+            .then(() => auth.authenticate(creds.username, creds.secret, req.ip))
+            .catch(() => null)
+        : null;
+      if (!principal || !mayDriveSimulator(principal)) {
         return reply
           .code(401)
           .header('www-authenticate', 'Basic realm="metrics"')
