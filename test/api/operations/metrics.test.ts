@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, test } from 'node:test';
-import { suiteServer, type TestServer } from '../../helpers/server.js';
+import { basic, suiteServer, type TestServer } from '../../helpers/server.js';
 import { ADMIN, BOB, CAROL, getJson, openSocket } from '../voice/voice-helpers.js';
 
 /** The value of one series (`name{labels}`) in a scrape; undefined when absent. */
@@ -122,5 +123,42 @@ describe('GET /metrics with --metrics-auth', () => {
     assert.equal((await s.fetch('/metrics', { auth: BOB })).status, 401, 'a tenant user may not');
     assert.equal((await s.fetch('/metrics', { auth: 'admin:wrong' })).status, 401);
     assert.match(await scrape(s, ADMIN), /switchboard_http_requests_total/);
+  });
+});
+
+describe('GET /metrics while a client is at its limit', () => {
+  const current = suiteServer({ limitPerClient: 1, busyDelayMs: 0 });
+
+  test('the request in flight and the 503 it causes are counted', async () => {
+    const s = current();
+    const before = await scrape(s);
+    // A POST whose body never comes holds BOB's one slot.
+    const { port } = new URL(s.httpUrl);
+    const held = connect(Number(port), '127.0.0.1');
+    await new Promise((r) => held.once('connect', r));
+    held.write(
+      'POST /api/v1/calls HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        `Authorization: ${basic(BOB)}\r\nContent-Length: 100\r\n\r\n{`,
+    );
+    try {
+      let during = '';
+      for (let i = 0; i < 50; i++) {
+        during = await scrape(s);
+        if (sample(during, 'switchboard_http_requests_in_flight') === 1) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(sample(during, 'switchboard_http_requests_in_flight'), 1);
+      const busy = await s.fetch('/api/v1/calls', { auth: BOB });
+      await busy.arrayBuffer();
+      assert.equal(busy.status, 503);
+      const after = await scrape(s);
+      assert.equal(
+        (sample(after, 'switchboard_http_busy_total') ?? 0) -
+          (sample(before, 'switchboard_http_busy_total') ?? 0),
+        1,
+      );
+    } finally {
+      held.destroy();
+    }
   });
 });
