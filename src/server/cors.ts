@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden } from '../core/errors.js';
 import { isUpgrade } from './websockets.js';
@@ -20,6 +19,7 @@ const EXPOSED_HEADERS = ['Location', 'Retry-After', 'X-Request-Id', 'WWW-Authent
 export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
   const allowed = new Set(origins);
+  const { default: cors } = await import('@fastify/cors');
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: METHODS,

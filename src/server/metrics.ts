@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { authenticatorFor, parseBasic } from '../api/auth/index.js';
 import { limitsFor } from '../api/limits/index.js';
 import { mayDriveSimulator } from '../api/sim/auth.js';
@@ -10,23 +10,22 @@ import type { Runtime } from './runtime.js';
 /**
  * `GET /metrics` in Prometheus text (docs/operations.md lists every series). Only the request
  * meter records per request, inside Fastify's own completion callback; every other number is
- * read from the part that owns it when Prometheus scrapes. Process metrics start with the first
- * scrape, so a server nobody watches pays nothing for them.
+ * read from the part that owns it when Prometheus scrapes. prom-client is loaded, and process
+ * metrics start, with the first scrape: a server nobody watches pays nothing for them, at start
+ * (loading prom-client is a visible share of a cold start) or later.
  *
  * A part of the server that holds a number worth watching offers it through
  * `runtime.telemetry.offerGauge` (the voice API's subscription sets; in a cluster, the leases a
  * node holds as `cluster_leases_held`): it appears as `switchboard_<name>` with no change here.
  */
+type PromClient = typeof import('prom-client');
+
 export class ServerMetrics {
   readonly requests = new RequestMeter();
-  private readonly registry = new Registry();
-  private started = false;
+  private registry?: Promise<Registry>;
   private readonly openSockets = { voice: 0, contactCenter: 0 };
 
-  constructor(private readonly runtime: Runtime) {
-    for (const m of this.requests.metrics()) this.registry.registerMetric(m);
-    this.defineGauges();
-  }
+  constructor(private readonly runtime: Runtime) {}
 
   /** Counts the sockets each API holds open (every upgraded socket is announced on the server). */
   watchSockets(app: FastifyInstance): void {
@@ -38,16 +37,22 @@ export class ServerMetrics {
   }
 
   async scrape(): Promise<{ contentType: string; body: string }> {
-    if (!this.started) {
-      collectDefaultMetrics({ register: this.registry });
-      this.defineOfferedGauges();
-      this.started = true;
-    }
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const registry = await (this.registry ??= this.createRegistry());
+    return { contentType: registry.contentType, body: await registry.metrics() };
   }
 
-  private defineGauges(): void {
-    const { runtime, registry } = this;
+  private async createRegistry(): Promise<Registry> {
+    const prom = await import('prom-client');
+    const registry = new prom.Registry();
+    for (const m of this.requests.metrics()) registry.registerMetric(m);
+    this.defineGauges(prom, registry);
+    this.defineOfferedGauges(prom, registry);
+    prom.collectDefaultMetrics({ register: registry });
+    return registry;
+  }
+
+  private defineGauges({ Counter, Gauge }: PromClient, registry: Registry): void {
+    const { runtime } = this;
     const registers = [registry];
     const telemetry = runtime.telemetry;
     const limits = limitsFor(runtime);
@@ -124,8 +129,8 @@ export class ServerMetrics {
   }
 
   /** Gauges the parts of the server offer once they are set up (subscription sets; leases held). */
-  private defineOfferedGauges(): void {
-    const registers = [this.registry];
+  private defineOfferedGauges({ Gauge }: PromClient, registry: Registry): void {
+    const registers = [registry];
     for (const [name, def] of this.runtime.telemetry.offeredGauges()) {
       new Gauge({
         name: `switchboard_${name}`,
