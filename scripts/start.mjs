@@ -14,7 +14,14 @@ function newest(dir) {
   return t;
 }
 const entry = 'dist/cli/main.js';
-if (!existsSync(entry) || newest('src') > statSync(entry).mtimeMs) {
+const firstBuild = !existsSync(entry);
+if (firstBuild || newest('src') > statSync(entry).mtimeMs) {
+  // tsc prints nothing while it works (tens of seconds on a small machine): say what is happening.
+  console.error(
+    firstBuild
+      ? 'Building Switchboard (first start; this takes a moment)…'
+      : 'Sources changed since the last build: rebuilding Switchboard…',
+  );
   const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
     stdio: 'inherit',
   });

@@ -21,6 +21,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
+    telemetry: runtime.telemetry,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };
 }
@@ -37,6 +38,7 @@ export function ccRuntime(runtime: Runtime): CcRuntime {
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
+    telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };

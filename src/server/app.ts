@@ -1,11 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
 import { ccRuntime, simRuntime, voiceRuntime } from './api-runtimes.js';
+import { registerCors } from './cors.js';
 import { healthRoutes } from './health.js';
+import { metricsRoute, ServerMetrics } from './metrics.js';
+import { echoRequestIds, requestIdOf } from './request-ids.js';
 import { RequestLogController, requestLoggerFactory } from './request-logger.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import type { Runtime } from './runtime.js';
@@ -23,21 +25,24 @@ export const isApiRoute = (url: string) =>
 /** Builds the HTTP(S) server with every API mounted. Does not listen. */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   const { config } = runtime;
+  const metrics = new ServerMetrics(runtime);
   const app = Fastify({
     loggerInstance: runtime.log as FastifyBaseLogger,
     childLoggerFactory: requestLoggerFactory,
-    logController: new RequestLogController(runtime.log),
+    logController: new RequestLogController(runtime.log, metrics.requests),
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
-    // A client's own X-Request-Id names its request in the logs; responses do not echo it.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's own X-Request-Id (when plausible) names its request in the logs and the answer.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
   closeConnectionsOnShutdown(app, Boolean(config.tls));
+  echoRequestIds(app);
+  await registerCors(app, config.corsOrigins);
   const traffic = runtime.traffic;
   if (traffic) {
     app.addHook('onSend', (req, reply, payload, done) => {
@@ -77,7 +82,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       for (const client of wss.clients) client.close(1001, 'server shutting down');
     },
   });
+  metrics.watchSockets(app);
   await app.register(healthRoutes, { runtime });
+  await app.register(metricsRoute, { runtime, metrics });
   await app.register(voiceApi, { prefix: '/api', runtime: voiceRuntime(runtime) });
   await app.register(ccsApi, { prefix: '/6/v2', runtime: ccRuntime(runtime) });
   if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime: simRuntime(runtime) });

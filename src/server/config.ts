@@ -29,6 +29,10 @@ export interface Config {
   /** Events retained per tenant for resume, in count and in bytes. */
   eventRetention: number;
   eventRetentionBytes: number;
+  /** Browser origins allowed to call both APIs and open their sockets (CORS); empty: none. */
+  corsOrigins: string[];
+  /** `GET /metrics` needs HTTP Basic of a telco administrator. */
+  metricsAuth: boolean;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -39,7 +43,7 @@ interface Option {
   key: keyof Config;
   flag: string;
   env: string;
-  type: 'int' | 'string' | 'bool' | 'enum';
+  type: 'int' | 'string' | 'bool' | 'enum' | 'list';
   values?: string[];
   min?: number;
   max?: number;
@@ -137,6 +141,20 @@ export const OPTIONS: Option[] = [
     'bytes of events kept per tenant for resume',
     1024,
   ),
+  {
+    key: 'corsOrigins',
+    flag: '--cors-origins',
+    env: 'SWITCHBOARD_CORS_ORIGINS',
+    type: 'list',
+    help: 'browser origins allowed (comma-separated, e.g. https://app.example.com)',
+  },
+  {
+    key: 'metricsAuth',
+    flag: '--metrics-auth',
+    env: 'SWITCHBOARD_METRICS_AUTH',
+    type: 'bool',
+    help: 'GET /metrics needs Basic credentials of a telco administrator',
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -160,6 +178,8 @@ export const DEFAULTS: Config = {
   resumeGraceMs: 120_000,
   eventRetention: 10_000,
   eventRetentionBytes: 8_388_608,
+  corsOrigins: [],
+  metricsAuth: false,
   seed: true,
 };
 
@@ -177,6 +197,8 @@ function convert(o: Option, raw: string, source: string): unknown {
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
       if (/^(0|false|no|off)$/i.test(raw)) return false;
       throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
+    case 'list':
+      return parseOrigins(raw, source);
     case 'enum':
       if (!o.values!.includes(raw))
         throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
@@ -227,6 +249,28 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     throw new ConfigError(`--database-url must start with postgres:// (got "${config.databaseUrl}")`);
   }
   return config;
+}
+
+/** `https://a.example, http://localhost:3000`: each an origin as a browser sends it. */
+function parseOrigins(raw: string, source: string): string[] {
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const o of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(o);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== o) {
+      throw new ConfigError(
+        `${source}: "${o}" is not an origin like https://app.example.com (no path, no slash)`,
+      );
+    }
+  }
+  return origins;
 }
 
 function readPem(file: string, flag: string): Buffer {

@@ -1,5 +1,7 @@
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
+import { principalName, requestPrincipal } from '../api/auth/request-principal.js';
+import type { RequestMeter } from './request-meter.js';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
@@ -78,9 +80,15 @@ function hasKeys(o: object): boolean {
  * Fastify's lines for every request ("incoming request", "request completed") are `info`. Below
  * that level they are skipped before their objects and the response-time clock read are built;
  * an errored request is still logged at `error`, and every other Fastify line is unchanged.
+ * The completion line (the access log) names the principal the request was authenticated as.
+ * Fastify calls `requestCompleted` for every finished request anyway, so the request meter
+ * records there and adds no hook of its own.
  */
 export class RequestLogController extends LogController {
-  constructor(private readonly log: Pick<Logger, 'isLevelEnabled'>) {
+  constructor(
+    private readonly log: Pick<Logger, 'isLevelEnabled'>,
+    private readonly meter?: RequestMeter,
+  ) {
     super();
   }
 
@@ -93,6 +101,12 @@ export class RequestLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    if (error || this.log.isLevelEnabled('info')) super.requestCompleted(error, request, reply);
+    this.meter?.record(request, reply);
+    if (!error && !this.log.isLevelEnabled('info')) return;
+    const p = requestPrincipal(request);
+    const principal = p ? principalName(p) : undefined;
+    const responseTime = reply.elapsedTime;
+    if (error) reply.log.error({ res: reply, err: error, responseTime, principal }, 'request errored');
+    else reply.log.info({ res: reply, responseTime, principal }, 'request completed');
   }
 }

@@ -3,6 +3,7 @@ import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { CallIdGenerator } from '../core/ids.js';
+import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
 import { Directory } from '../directory/directory.js';
 import { CallRecordStore } from '../store/call-records.js';
@@ -27,6 +28,8 @@ export interface Runtime {
   contactCenter: ContactCenter;
   /** The OpenAPI and AsyncAPI documents, filled in as the APIs register their routes. */
   docs: ApiDocs;
+  /** Counters and gauges for the operator's metrics (`GET /metrics`). */
+  telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
   /** Back to the demo world (simulator reset, `seed --reset`). */
@@ -79,6 +82,7 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
+    telemetry: new Telemetry(),
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld());

@@ -35,6 +35,12 @@ import type {
 
 export type { SwitchDeps } from './core.js';
 
+export interface TenantLoad {
+  liveCalls: number;
+  waitingCalls: number;
+  pendingEffects: number;
+}
+
 /** Phone messages kept per device for the simulator's snapshot. */
 export const MESSAGES_PER_DEVICE = 20;
 
@@ -114,6 +120,20 @@ export class Switch {
         : this.core.reg.legsOf(accountId(ext, tenantId));
     const out: LegSummary[] = [];
     for (const l of legs) if (l.state !== 'ended') out.push(summary(l));
+    return out;
+  }
+
+  /** Per tenant: live calls, calls waiting in ACD queues, effects not yet delivered (metrics). */
+  load(): Map<number, TenantLoad> {
+    const out = new Map<number, TenantLoad>();
+    const of = (t: number) => {
+      let l = out.get(t);
+      if (!l) out.set(t, (l = { liveCalls: 0, waitingCalls: 0, pendingEffects: 0 }));
+      return l;
+    };
+    for (const call of this.core.reg.calls.values()) of(call.tenantId).liveCalls++;
+    for (const [t, waiting] of this.core.reg.queued) of(t).waitingCalls += waiting.size;
+    for (const [t, n] of this.core.queue.pending()) of(t).pendingEffects += n;
     return out;
   }
 

@@ -64,6 +64,13 @@ export class TenantQueue<E extends object> {
     return !!lane && (lane.depth > 0 || lane.draining);
   }
 
+  /** Effects waiting for delivery, by tenant (the operator's metrics; 0 between commands). */
+  pending(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const [tenantId, lane] of this.lanes) out.set(tenantId, lane.outbox.length - lane.head);
+    return out;
+  }
+
   /** Drops every undelivered effect (reset). */
   clear(): void {
     for (const lane of this.lanes.values()) {

@@ -60,7 +60,10 @@ export async function browserFixture(overrides: Partial<Config> = {}): Promise<B
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
       page.on('console', (m) => {
-        if (m.type() === 'error' && !/status of 4\d\d|Failed to load resource/.test(m.text()))
+        if (
+          m.type() === 'error' &&
+          !/status of 4\d\d|Failed to load resource|Unexpected response code: 4\d\d/.test(m.text())
+        )
           errors.push(`${path}: ${m.text()}`);
       });
       await page.goto(server.httpUrl + path);

@@ -1,4 +1,5 @@
 import type { Principal } from '../../core/permissions.js';
+import type { Telemetry } from '../../core/telemetry.js';
 import { sha256, verifySecret } from '../../core/secrets.js';
 import type { Directory, DirectoryChange } from '../../directory/directory.js';
 import type { Extension } from '../../directory/model.js';
@@ -26,6 +27,8 @@ interface RuntimeDeps {
   config: { lockoutFailures: number; lockoutWindowMs: number; lockoutPeriodMs: number };
   /** Registers state to clear on a simulator reset. */
   onReset(hook: () => void): void;
+  /** Counts lock-outs for the operator's metrics. */
+  telemetry?: Pick<Telemetry, 'lockouts'>;
 }
 
 interface CacheEntry {
@@ -118,6 +121,7 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
     const found = verify(username, secret);
     if (!found) {
       const lockedNow = lockout.fail(username, ip);
+      if (lockedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
       if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
       throw new UnauthorizedError();
     }

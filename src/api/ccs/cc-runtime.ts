@@ -1,5 +1,6 @@
 import type { ContactCenter } from '../../contact-center/contact-center.js';
 import type { Clock } from '../../core/clock.js';
+import type { Telemetry } from '../../core/telemetry.js';
 import type { Directory } from '../../directory/directory.js';
 import type { CallRecordStore } from '../../store/call-records.js';
 import type { Db } from '../../store/database.js';
@@ -30,6 +31,8 @@ export interface CcRuntime {
   /** The server's event journal and resumable sessions, opened once (docs/events.md). */
   continuity: Promise<Continuity>;
   config: { wsConnectTimeoutMs: number };
+  /** The operator's counters and gauges (`GET /metrics`). */
+  telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
 }

@@ -51,7 +51,9 @@ export function ccErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fa
   }
   if (isDomainError(err)) {
     const status = KIND_STATUS[err.kind as keyof typeof KIND_STATUS];
-    if (status) return sendCcError(req, reply, status, status === 404 ? 'Not Found' : err.message);
+    // 404 and 403 have fixed reasons in this API (NotFoundBody, ForbiddenBody).
+    const fixed = status === 404 ? 'Not Found' : status === 403 ? 'Forbidden' : undefined;
+    if (status) return sendCcError(req, reply, status, fixed ?? err.message);
   }
   if (isBodyTooLarge(err)) return reply.code(413).send({ success: false, reason: 'Payload Too Large' });
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CcRuntime } from './cc-runtime.js';
 import { registerRestLimits } from '../limits/index.js';
+import { notePrincipal } from '../auth/request-principal.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -46,6 +47,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
         const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
         if (!principal) return done(unauthorized());
         req.ccPrincipal = principal;
+        notePrincipal(req, principal);
         done();
       };
       const m = BEARER.exec(req.headers.authorization ?? '');

@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { CcRuntime } from './cc-runtime.js';
 import { type MessageDoc, renderAsyncApi } from '../schema/asyncapi.js';
 import { CC_DOCUMENT } from './cc-route.js';
-import { BusyBodySchema, InternalErrorBodySchema, UpgradeRequiredBodySchema } from './error-schemas.js';
+import {
+  BusyBodySchema,
+  ForbiddenBodySchema,
+  InternalErrorBodySchema,
+  UpgradeRequiredBodySchema,
+} from './error-schemas.js';
 import {
   ConnectAcceptedSchema,
   ConnectRefusedSchema,
@@ -103,6 +108,10 @@ export function documentEventSocket(app: FastifyInstance, runtime: CcRuntime): v
     security: [],
     responses: {
       '101': { description: 'Switching to the WebSocket protocol.' },
+      '403': {
+        description: 'The page’s Origin is not one the operator allowed (only with --cors-origins).',
+        schema: ForbiddenBodySchema,
+      },
       '426': { description: 'A plain GET: this address is a WebSocket.', schema: UpgradeRequiredBodySchema },
       '500': { description: 'An unexpected failure.', schema: InternalErrorBodySchema },
       '503': {

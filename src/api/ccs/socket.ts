@@ -75,6 +75,7 @@ export function eventSocket(
         sequenced ??= Buffer.from(seq === undefined ? json : withSequence(json, seq));
         s.socket.send(sequenced, TEXT);
       } else s.socket.send((frame ??= Buffer.from(json)), TEXT);
+      runtime.telemetry.eventsSent.contactCenter++;
     }
   });
 

@@ -64,6 +64,11 @@ export interface ApiDocumentInfo {
    * `components.responses.NotFound`.
    */
   notFound: ResponseDoc;
+  /**
+   * Real answers by operationId and status (recorded from the demo world by
+   * scripts/record-examples.ts), shown as each response's `example`.
+   */
+  examples?: Record<string, Record<string, unknown>>;
 }
 
 /** A schema with a `$id` is a named component: documented once and referenced everywhere. */
@@ -141,13 +146,22 @@ function renderOperation(info: ApiDocumentInfo, op: OperationDoc, ref: (s: TSche
       content: Object.fromEntries(types.map((t) => [t, { schema: ref(op.body!) }])),
     };
   }
+  const examples = info.examples?.[op.operationId];
   out.responses = Object.fromEntries(
-    Object.entries(op.responses).map(([status, r]) => [status, renderResponse(info, r, ref)]),
+    Object.entries(op.responses).map(([status, r]) => [
+      status,
+      renderResponse(info, r, ref, examples?.[status]),
+    ]),
   );
   return out;
 }
 
-function renderResponse(info: ApiDocumentInfo, r: ResponseDoc, ref: (s: TSchema) => unknown) {
+function renderResponse(
+  info: ApiDocumentInfo,
+  r: ResponseDoc,
+  ref: (s: TSchema) => unknown,
+  example?: unknown,
+) {
   const empty = r.emptyAllowed && r.schema;
   return {
     description: empty
@@ -168,7 +182,14 @@ function renderResponse(info: ApiDocumentInfo, r: ResponseDoc, ref: (s: TSchema)
         }
       : {}),
     ...(r.schema
-      ? { content: { [r.contentType ?? info.defaultContentType]: { schema: ref(r.schema) } } }
+      ? {
+          content: {
+            [r.contentType ?? info.defaultContentType]: {
+              schema: ref(r.schema),
+              ...(example !== undefined ? { example } : {}),
+            },
+          },
+        }
       : {}),
     ...(empty ? { [EMPTY_BODY_ALLOWED]: true } : {}),
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../core/errors.js';
 import type { Principal } from '../../core/permissions.js';
 import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { notePrincipal } from '../auth/request-principal.js';
 
 /**
  * The simulator is for the provider's administrators: HTTP Basic of an unscoped telco user who
@@ -14,6 +15,7 @@ export function requireTelcoAdmin(app: FastifyInstance, auth: Authenticator): vo
     if (!creds)
       throw new UnauthorizedError('The simulator needs HTTP Basic credentials of a telco administrator.');
     const principal = auth.authenticate(creds.username, creds.secret, req.ip);
+    notePrincipal(req, principal);
     if (!mayDriveSimulator(principal)) {
       throw forbidden('FORBIDDEN', 'The simulator needs an unscoped telco user with SM or TBAM.');
     }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiDocumentInfo } from '../schema/openapi.js';
+import examples from './openapi-examples.json' with { type: 'json' };
 import { SimErrorSchema } from './sim-schemas.js';
 
 /** The simulator control API's OpenAPI document (/openapi/simulator.json). */
@@ -8,9 +9,10 @@ export const SIM_OPENAPI: ApiDocumentInfo = {
   title: 'Switchboard simulator control API',
   version: '1.0.0',
   description:
-    'Phones, outside callers and time, under /sim/v1 (DESIGN §4): what tests and the live console ' +
+    'Phones, outside callers and time, under /sim/v1: what tests and the live console ' +
     'drive. On by default, off with `--no-sim`. Every failure is `{"error": {"code", "message"}}`.',
   defaultContentType: 'application/json',
+  examples,
   securitySchemes: {
     basic: {
       type: 'http',

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import examples from './openapi-examples.json' with { type: 'json' };
 import type { ApiDocumentInfo } from '../schema/openapi.js';
 import { PROBLEM_JSON } from './hal/problem.js';
 import { ProblemSchema } from './hal/problem-schema.js';
@@ -13,6 +14,7 @@ export const VOICE_OPENAPI: ApiDocumentInfo = {
     'status resources and the provisioning resources behind every v1 link. Events arrive on the ' +
     'WebSocket /api/ws, described by the AsyncAPI document /openapi/voice-events.json.',
   defaultContentType: 'application/hal+json',
+  examples,
   securitySchemes: {
     basic: {
       type: 'http',

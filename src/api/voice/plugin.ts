@@ -30,10 +30,20 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   const continuity = await runtime.continuity;
   continuity.journal.addRenderer(voiceJournalRenderer(runtime.directory));
   const sockets = new VoiceSockets(new SubscriptionIndex(), runtime.directory, continuity.sessions);
-  const stopFanout = startFanout(runtime.events, sockets.index, runtime.directory, continuity.journal);
+  const stopFanout = startFanout(
+    runtime.events,
+    sockets.index,
+    runtime.directory,
+    runtime.telemetry.eventsSent,
+    continuity.journal,
+  );
   app.addHook('onClose', async () => {
     stopFanout();
     await continuity.close();
+  });
+  runtime.telemetry.offerGauge('voice_subscription_sets', {
+    help: 'Subscription sets on open /api/ws sockets.',
+    read: () => sockets.setCount(),
   });
 
   registerProblemHandlers(app);

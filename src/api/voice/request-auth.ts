@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import { sha256 } from '../../core/secrets.js';
 import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { REQUEST_PRINCIPAL } from '../auth/request-principal.js';
 
 /**
  * A request's Basic credentials: the header (or the WebSocket subprotocol token made into one),
@@ -18,10 +19,9 @@ interface Basic {
  * costs ephemeron work in every GC, which showed in the request-path profile.
  */
 interface AuthState {
-  [PRINCIPAL]?: Principal;
+  [REQUEST_PRINCIPAL]?: Principal;
   [BASIC]?: Basic | null;
 }
-const PRINCIPAL = Symbol('voice principal');
 const BASIC = Symbol('voice basic credentials');
 const stateOf = (req: FastifyRequest) => req as FastifyRequest & AuthState;
 
@@ -43,13 +43,13 @@ export function registerBasicAuth(app: FastifyInstance, auth: Authenticator): vo
       return done(e as Error);
     }
     if (!principal) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
-    stateOf(req)[PRINCIPAL] = principal;
+    stateOf(req)[REQUEST_PRINCIPAL] = principal;
     done();
   });
 }
 
 export function principalOf(req: FastifyRequest): Principal {
-  const p = stateOf(req)[PRINCIPAL];
+  const p = stateOf(req)[REQUEST_PRINCIPAL];
   if (!p) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
   return p;
 }

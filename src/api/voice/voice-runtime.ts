@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import type { Telemetry } from '../../core/telemetry.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Authenticator } from '../auth/index.js';
 import type { Continuity } from '../continuity/index.js';
@@ -25,6 +26,8 @@ export interface VoiceRuntime {
   limits: Limits;
   /** The server's event journal and resumable sessions, opened once (docs/events.md). */
   continuity: Promise<Continuity>;
+  /** The operator's counters and gauges (`GET /metrics`). */
+  telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
 }

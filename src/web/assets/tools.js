@@ -220,3 +220,57 @@ export function remember(...inputs) {
     input.addEventListener('change', () => localStorage.setItem(key, input.value));
   }
 }
+
+function retryAfter(res) {
+  const v = res.headers.find(([k]) => k.toLowerCase() === 'retry-after')?.[1];
+  return v ? ` Try again in ${v} s.` : '';
+}
+
+/**
+ * The common refusals in words, for any answer `call` returned (both APIs); '' for the others.
+ * The limits are the server's defaults (docs/operations.md).
+ */
+export function explainStatus(res) {
+  const code = res.json?.errorCode ?? res.json?.reason;
+  if (res.status === 0) return 'The server did not answer: it is not running, or it is restarting.';
+  if (res.status === 401) return 'The username or password (or the token) is not valid.';
+  if (res.status === 403 && (code === 'LOCKED_OUT' || code === 'Locked Out'))
+    return `Locked out: too many failed logins for this user from this address.${retryAfter(res)}`;
+  if (res.status === 429)
+    return 'This user already holds a socket from this address: one socket per client. Close the other socket (or tab) first.';
+  if (res.status === 503)
+    return `The server is busy: too many requests in flight (or it is shutting down).${retryAfter(res)}`;
+  return '';
+}
+
+/** What a socket's close code means, in words. */
+export function explainClose(code, reason = '') {
+  switch (code) {
+    case 1000:
+      return reason === 'idle timeout' || reason === 'idle'
+        ? 'Closed by the server after a long time without traffic.'
+        : 'Closed normally.';
+    case 1001:
+      return 'The server is shutting down or restarting.';
+    case 1006:
+      return 'The connection was refused or lost without a goodbye (server stopped, or the upgrade was refused).';
+    case 1008:
+      return `Refused by the server’s rules${reason ? `: ${reason}` : ''}.`;
+    case 1013:
+      return 'Refused: this user already has a socket open from this address (one socket per client). Close the other socket or tab, then connect again.';
+    default:
+      return reason;
+  }
+}
+
+/**
+ * A browser sees only 1006 when the server refuses an /api/ws upgrade; asking the API with the
+ * same credentials tells a wrong password or a lock-out from the one-socket-per-client limit.
+ */
+export async function explainVoiceRefusal(username, password) {
+  const res = await voiceClient(username, password)('GET', '/api/v1');
+  return (
+    explainStatus(res) ||
+    'The credentials are fine, so the server most likely refused a second socket: one socket per user and address. Close the other socket (or tab) first.'
+  );
+}

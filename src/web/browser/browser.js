@@ -1,6 +1,7 @@
 // The HAL explorer: start at /api, follow and fill links, send bodies with any verb.
 import {
   $,
+  explainStatus,
   expandTemplate,
   fill,
   h,
@@ -28,9 +29,10 @@ async function open(method, address, body, { record = true } = {}) {
   setStatus($('#statusLine'), `${method} ${address} …`);
   const res = await client(method, address, body);
   if (record && method === 'GET' && history.at(-1) !== address) history.push(address);
+  const why = explainStatus(res);
   setStatus(
     $('#statusLine'),
-    `${method} ${address} → ${res.status} ${res.statusText}`,
+    `${method} ${address} → ${res.status} ${res.statusText}${why ? `. ${why}` : ''}`,
     res.ok ? 'ok' : 'bad',
   );
   $('#rawHeaders').textContent = res.headers.map(([k, v]) => `${k}: ${v}`).join('\n');

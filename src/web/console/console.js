@@ -134,6 +134,19 @@ $('#c2cForm').addEventListener('submit', (e) => {
 
 // ---- data ---------------------------------------------------------------------------------
 
+/** The outside caller dials the selected tenant's own numbers (its DIDs), never another tenant's. */
+async function loadTenantNumbers() {
+  const res = await src.voice('GET', `/api/v1/tenants/${state.tenantId}/dids?expand=item`);
+  const dids = res.json?._embedded?.dids ?? [];
+  const nameOf = (ext) => state.extensions.find((e) => e.extension === ext)?.name ?? `extension ${ext}`;
+  fill(
+    $('#dids'),
+    dids.map((d) => h('option', { value: d.number }, `${nameOf(d.extension)} (${d.extension})`)),
+  );
+  const to = $('#pstnTo');
+  if (!dids.some((d) => d.number === to.value)) to.value = dids[0]?.number ?? '';
+}
+
 async function loadTenantStatics() {
   const ext = await src.voice('GET', `/api/v1/tenants/${state.tenantId}/extensions`);
   state.extensions = ext.json?._embedded?.extensions ?? [];
@@ -144,6 +157,7 @@ async function loadTenantStatics() {
     $('#c2cFrom'),
     users.map((u) => h('option', { value: u.extension }, `${u.extension} ${u.name}`)),
   );
+  await loadTenantNumbers();
   // Agents: the contact-center extensions that have an agent state.
   const ccExt = await src.cc('GET', 'extensions');
   state.agents = [];

@@ -1,6 +1,39 @@
 // Where the console reads and acts: /sim/v1 (telco admin), the voice API (tenant admin, Basic)
 // and the contact-center API (tenant admin, Bearer), plus both event sockets.
-import { basicAuth, call, openVoiceSocket, wsUrl } from '/assets/tools.js';
+import { basicAuth, call, explainClose, openVoiceSocket, wsUrl } from '/assets/tools.js';
+
+/** Seconds between attempts to reopen a socket that closed on its own (a restart, say). */
+const RETRY_SECONDS = [1, 2, 4, 8, 15];
+
+/**
+ * Keeps a socket open until `stop` is called: `open(onClosed)` opens one and calls
+ * `onClosed(opened)` when it ends. A socket that had opened starts the back-off again.
+ */
+function keepOpen(open, onStatus, name) {
+  let stopped = false;
+  let current = null;
+  let attempt = 0;
+  let timer = null;
+  const connect = () => {
+    if (stopped) return;
+    current = open((opened, ev) => {
+      if (stopped) return;
+      if (opened) attempt = 0;
+      const wait = RETRY_SECONDS[Math.min(attempt++, RETRY_SECONDS.length - 1)];
+      onStatus(
+        `${name}: closed (${ev.code}). ${explainClose(ev.code, ev.reason)} Reconnecting in ${wait} s…`,
+        false,
+      );
+      timer = setTimeout(connect, wait * 1000);
+    });
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    current?.close(1000, 'console closed');
+  };
+}
 
 /** The demo's tenant admins: 100@1001, 200@1002 (overridable in the sign-in panel). */
 export const defaultTenantAdmin = (tenantId) => `${(tenantId % 1000) * 100}@${tenantId}`;
@@ -43,22 +76,13 @@ export function createSources({ simUser, simPass, tenantUser, tenantPass }) {
   }
 
   /** Voice events for ALL accounts of the tenant: socket, set, subscriptions. onEvent(frame). */
+  // A refused upgrade (the previous socket of this user not yet closed) and a restart are retried.
   function voiceEvents(tenantId, onEvent, onStatus) {
-    let stopped = false;
-    let current = null;
-    let attempt = 0;
-    const connect = () => {
-      if (stopped) return;
-      current = subscribeAll(tenantId, onEvent, onStatus, (opened) => {
-        // A refused upgrade (e.g. the previous socket of this user not yet closed) is retried.
-        if (!stopped && !opened && attempt++ < 5) setTimeout(connect, 500 * attempt);
-      });
-    };
-    connect();
-    return () => {
-      stopped = true;
-      current?.close(1000, 'console closed');
-    };
+    return keepOpen(
+      (onClosed) => subscribeAll(tenantId, onEvent, onStatus, onClosed),
+      onStatus,
+      'voice events',
+    );
   }
 
   function subscribeAll(tenantId, onEvent, onStatus, onClose) {
@@ -96,41 +120,48 @@ export function createSources({ simUser, simPass, tenantUser, tenantPass }) {
     };
     ws.onclose = (ev) => {
       clearInterval(keepAlive);
-      onStatus(`voice events: closed (${ev.code})`, false);
-      onClose(opened);
+      onClose(opened, ev);
     };
     return ws;
   }
 
-  /** Contact-center events: connect with the tenant admin's token. */
+  /** Contact-center events: connect with the tenant admin's token (a new one after a refusal). */
   function ccEvents(onEvent, onStatus) {
-    let ws = null;
-    let closed = false;
-    (async () => {
+    return keepOpen((onClosed) => ccSocket(onEvent, onStatus, onClosed), onStatus, 'contact-center events');
+  }
+
+  function ccSocket(onEvent, onStatus, onClosed) {
+    const ws = new WebSocket(wsUrl('/6/v2/sock'));
+    let opened = false;
+    ws.onopen = async () => {
       ccToken ??= await token(tenantUser, tenantPass);
-      if (!ccToken || closed) return onStatus('contact-center events: no token', false);
-      ws = new WebSocket(wsUrl('/6/v2/sock'));
-      ws.onopen = () => ws.send(JSON.stringify({ request: 'connect', token: ccToken }));
-      ws.onmessage = (m) => {
-        let msg;
-        try {
-          msg = JSON.parse(String(m.data));
-        } catch {
-          return;
-        }
-        if (msg.response === 'connect')
-          onStatus(
-            msg.success ? 'contact-center events: connected' : 'contact-center events: refused',
-            msg.success,
-          );
-        else if (msg.event) onEvent(msg);
-      };
-      ws.onclose = (ev) => onStatus(`contact-center events: closed (${ev.code})`, false);
-    })();
-    return () => {
-      closed = true;
-      ws?.close(1000, 'console closed');
+      if (!ccToken) {
+        onStatus('contact-center events: no token (check the tenant user)', false);
+        return ws.close(1000, 'no token');
+      }
+      ws.send(JSON.stringify({ request: 'connect', token: ccToken }));
     };
+    ws.onmessage = (m) => {
+      let msg;
+      try {
+        msg = JSON.parse(String(m.data));
+      } catch {
+        return;
+      }
+      if (msg.response === 'connect') {
+        opened = msg.success;
+        if (!msg.success) {
+          ccToken = null;
+          ws.close(1000, 'refused');
+        }
+        onStatus(
+          msg.success ? 'contact-center events: connected' : 'contact-center events: refused',
+          msg.success,
+        );
+      } else if (msg.event) onEvent(msg);
+    };
+    ws.onclose = (ev) => onClosed(opened, ev);
+    return ws;
   }
 
   return { sim, voice, cc, tenantNames, voiceEvents, ccEvents };

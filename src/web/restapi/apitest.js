@@ -1,7 +1,7 @@
 // The contact-center REST test page: a token from the token endpoint, then any request.
 
 import { loginName, requestToken } from '/6/restapi/cc-auth.js';
-import { $, call, pretty, setStatus, topBar } from '/assets/tools.js';
+import { $, call, explainStatus, pretty, setStatus, topBar } from '/assets/tools.js';
 
 topBar('Contact Center API test');
 $('#domain').value = location.origin;
@@ -54,7 +54,12 @@ $('#request').addEventListener('submit', async (e) => {
     headers: parseHeaders($('#requestHeaders').value),
     body: $('#requestBody').value.trim() || undefined,
   });
-  setStatus(status, `${method} ${url} → ${res.status} ${res.statusText}`, res.ok ? 'ok' : 'bad');
+  const why = explainStatus(res);
+  setStatus(
+    status,
+    `${method} ${url} → ${res.status} ${res.statusText}${why ? `. ${why}` : ''}`,
+    res.ok ? 'ok' : 'bad',
+  );
   $('#responseHeaders').textContent = [
     `HTTP ${res.status} ${res.statusText}`,
     ...res.headers.map(([k, v]) => `${k}: ${v}`),

@@ -1,7 +1,7 @@
 // The contact-center event socket test page: token, connect, optional subscribe, the events.
 
 import { loginName, requestToken } from '/6/restapi/cc-auth.js';
-import { $, h, pretty, setStatus, timeOfDay, topBar, wsUrl } from '/assets/tools.js';
+import { $, explainClose, h, pretty, setStatus, timeOfDay, topBar, wsUrl } from '/assets/tools.js';
 
 topBar('Contact Center WebSocket test');
 $('#domain').value = location.origin;
@@ -63,7 +63,7 @@ $('#connectForm').addEventListener('submit', async (e) => {
   socket.onclose = (ev) => {
     setStatus(
       status,
-      `Closed (${ev.code}${ev.reason ? ` ${ev.reason}` : ''}).`,
+      `Closed (${ev.code}${ev.reason ? ` ${ev.reason}` : ''}). ${explainClose(ev.code, ev.reason)}`,
       ev.code === 1000 ? '' : 'bad',
     );
     connected(false);

@@ -1,5 +1,16 @@
 // The voice WebSocket tool: open /api/ws, create a subscription set, subscribe, watch events.
-import { $, h, openVoiceSocket, pretty, setStatus, timeOfDay, topBar, voiceClient } from '/assets/tools.js';
+import {
+  $,
+  explainClose,
+  explainVoiceRefusal,
+  h,
+  openVoiceSocket,
+  pretty,
+  setStatus,
+  timeOfDay,
+  topBar,
+  voiceClient,
+} from '/assets/tools.js';
 
 topBar('Voice WebSocket tool');
 let socket = null;
@@ -62,8 +73,12 @@ function setConnected(on) {
 $('#connectForm').addEventListener('submit', (e) => {
   e.preventDefault();
   setStatus($('#socketStatus'), 'Connecting…');
-  socket = openVoiceSocket($('#username').value, $('#password').value);
+  const username = $('#username').value;
+  const password = $('#password').value;
+  let opened = false;
+  socket = openVoiceSocket(username, password);
   socket.onopen = () => {
+    opened = true;
     setStatus($('#socketStatus'), 'Open.', 'ok');
     setConnected(true);
     scheduleKeepAlive();
@@ -80,12 +95,16 @@ $('#connectForm').addEventListener('submit', (e) => {
     }
     log(msg?.event ? 'event' : msg?.webSocketId ? 'identifier' : 'echo', text);
   };
-  socket.onclose = (ev) => {
+  socket.onclose = async (ev) => {
+    const code = `Closed (${ev.code}${ev.reason ? ` ${ev.reason}` : ''}).`;
     setStatus(
       $('#socketStatus'),
-      `Closed (${ev.code}${ev.reason ? ` ${ev.reason}` : ''}). A refused upgrade (bad credentials, lock-out) closes with 1006.`,
-      'bad',
+      `${code} ${explainClose(ev.code, ev.reason)}`,
+      ev.code === 1000 ? '' : 'bad',
     );
+    if (!opened) {
+      setStatus($('#socketStatus'), `Refused. ${await explainVoiceRefusal(username, password)}`, 'bad');
+    }
     socket = null;
     webSocketId = null;
     setHref = null;

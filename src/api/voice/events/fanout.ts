@@ -38,6 +38,7 @@ export function startFanout(
   bus: { subscribe(h: (e: PlatformEvent) => void): () => void },
   index: SubscriptionIndex,
   directory: Directory,
+  sent: { voice: number },
   journal?: EventJournal,
 ): () => void {
   return bus.subscribe((e) => {
@@ -47,6 +48,7 @@ export function startFanout(
     const frame = framer(e);
     for (const set of sets)
       set.deliver(set.resumable ? frame(set.id, journal?.sequenceOf(e)) : frame(set.id));
+    sent.voice += sets.size;
   });
 }
 

@@ -114,6 +114,12 @@ export class VoiceSockets {
   count(): number {
     return this.byId.size;
   }
+
+  setCount(): number {
+    let n = 0;
+    for (const s of this.byId.values()) n += s.sets.size;
+    return n;
+  }
 }
 
 function stateOf(s: VoiceSocket): VoiceSessionState {

@@ -117,7 +117,8 @@ function documentEventSocket(runtime: VoiceRuntime): void {
         },
       },
       '4XX': refused(
-        'A bad `resume` or `after` (400), bad credentials (401, no upgrade) or this client holds its maximum of sockets (429).',
+        'A bad `resume` or `after` (400), bad credentials (401, no upgrade), a page on an origin the ' +
+          'operator did not allow (403, only with --cors-origins) or this client holds its maximum of sockets (429).',
       ),
       '503': {
         ...refused('The server holds its maximum of WebSockets, or the server is busy.'),

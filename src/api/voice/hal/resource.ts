@@ -214,7 +214,7 @@ function operation(deps: RegistryDeps, doc: VerbDoc): RouteDoc {
     ...doc,
     responses: {
       ...doc.responses,
-      '4XX': error('The request was refused: see errorCode and parameters (DESIGN §3.2).'),
+      '4XX': error('The request was refused: an RFC 9457 problem; see errorCode and parameters.'),
       '503': {
         ...error('Busy: the request could not start within the busy delay; retry later.'),
         headers: { 'Retry-After': RETRY_AFTER },
