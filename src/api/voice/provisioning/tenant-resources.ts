@@ -3,7 +3,7 @@ import { type Principal, allows } from '../../../core/permissions.js';
 import { type Device, type Did, PHONE_MODELS } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
 import type { Links } from '../hal/model.js';
-import { type Scope, jsonKindBacking, nextNumericId, staticBacking } from './backing.js';
+import { type Scope, jsonKindBacking, nextNumericId, staticBacking, unusedId } from './backing.js';
 import { type CollectionDef, hrefOf } from './collection.js';
 import { acds, autoAttendants, callGroups, locations, users } from './extension-resources.js';
 import { type Fields, PATTERNS, f } from './fields.js';
@@ -82,14 +82,7 @@ const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
       if (typeof out.macAddress === 'string') out.macAddress = normalMac(out.macAddress);
       return out;
     },
-    newId: (s, w) => {
-      const base = `ph${s.tenantId}-${String(w.ownerExtension)}`;
-      const taken = (id: string) => s.runtime.directory.device(id) !== undefined;
-      if (!taken(base)) return base;
-      let n = 2;
-      while (taken(`${base}-${n}`)) n++;
-      return `${base}-${n}`;
-    },
+    newId: (s, w) => unusedId(s, 'device', `ph${s.tenantId}-${String(w.ownerExtension)}`),
   });
 
 function checkPhone(s: Scope, rec: Record<string, unknown>, before?: { id: string }): void {
@@ -141,7 +134,7 @@ const dids = tenantCollection({
     tenantScoped: true,
     toWire: (e) => ({ number: (e as unknown as Did).number, extension: (e as unknown as Did).targetExt }),
     fromWire: (w) => rename(w, { extension: 'targetExt' }),
-    newId: (s, w) => `did-${s.tenantId}-${String(w.number).replace(/\D/g, '')}`,
+    newId: (s, w) => unusedId(s, 'did', `did-${s.tenantId}-${String(w.number).replace(/\D/g, '')}`),
   }),
   check(s, rec, before) {
     const dir = s.runtime.directory;
@@ -175,11 +168,7 @@ const parkLocationRanges = tenantCollection({
     kind: 'parkRange',
     idField: 'parkLocationRangeId',
     tenantScoped: true,
-    newId: (s) =>
-      nextNumericId(
-        s.runtime.directory.list('parkRange').map((r) => r.id),
-        `park-${s.tenantId}-`,
-      ),
+    newId: (s) => nextNumericId(s.runtime.directory, 'parkRange', `park-${s.tenantId}-`),
   }),
   check(s, rec, before) {
     const first = rec.first as number;
@@ -212,11 +201,7 @@ function sites(kind: 'static' | 'dynamic'): CollectionDef {
       select: (e) => e.kind === kind,
       toWire: ({ id: _i, tenantId: _t, kind: _k, ...rest }) => rest,
       fromWire: (w) => ({ ...w, kind }),
-      newId: (s) =>
-        nextNumericId(
-          s.runtime.directory.list('site').map((r) => r.id),
-          `site-${s.tenantId}-`,
-        ),
+      newId: (s) => nextNumericId(s.runtime.directory, 'site', `site-${s.tenantId}-`),
     }),
   });
 }
