@@ -92,6 +92,15 @@ const cases: [string, TObject, Record<string, string>][] = [
       smdrCallId: 'required',
       from: 'required',
       to: 'required',
+      // Issue 14: an expanded element is the whole Call (expand rule 1).
+      callState: 'optional',
+      startTime: 'optional',
+      answerTime: 'optional',
+      talkDuration: 'optional',
+      digitsDialed: 'optional',
+      redirected: 'optional',
+      transferred: 'optional',
+      callParties: 'optional',
     } satisfies Shape<ActiveCall>,
   ],
   [
@@ -163,12 +172,18 @@ const cases: [string, TObject, Record<string, string>][] = [
   [
     'UserPhone',
     UserPhoneSchema,
+    // Issue 14: a phone shows the phone resource's attributes wherever it is embedded or listed.
     {
       phoneId: 'required',
+      tenantId: 'optional',
+      ownerExtension: 'required',
       model: 'required',
-      registered: 'optional',
       macAddress: 'optional',
-      ownerExtension: 'optional',
+      registered: 'required',
+      lineCount: 'optional',
+      acceptsReinvite: 'optional',
+      sendsReinvite: 'optional',
+      siteAssignment: 'optional',
     } satisfies Shape<Static<typeof UserPhoneSchema>>,
   ],
   [

@@ -48,6 +48,7 @@ describe('PUT on an absent item', () => {
       assert.equal(created.body._links.self.href, path);
       const read = await call(s, 'GET', path, auth);
       assert.equal(read.status, 200, path);
+      assert.deepEqual(read.body, created.body, `${path}: PUT answers what GET shows`);
       const again = await call(s, 'PUT', path, auth, body);
       assert.equal(again.status, 200, `${path}: a second PUT changes, it does not create`);
       assert.equal(again.headers.get('location'), null);

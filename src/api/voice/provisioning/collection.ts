@@ -3,6 +3,7 @@ import { type AccessRule, type Principal, allows } from '../../../core/permissio
 import { firstIssue } from '../../schema/validate.js';
 import { refuseBody } from './body-issues.js';
 import { collectionSchemas } from './provisioning-schemas.js';
+import type { TSchema } from '@sinclair/typebox';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
 import {
@@ -76,6 +77,8 @@ export interface CollectionDef {
   ownerField?: string;
   /** More links of an item (a tenant's sub-collections). */
   links?: (row: Row, s: Scope) => Links;
+  /** Records embedded in an item that no property names (a user's phones), with their schema. */
+  children?: Record<string, { schema: TSchema; of: (row: Row, s: Scope) => Entity[] }>;
   /** Cross-record rules on the merged record before a write (throws DomainError). */
   check?: (s: Scope, record: Record<string, unknown>, before?: Row) => void;
   /** What still refers to a record (a delete then answers 409); set by `guardReferences`. */
@@ -165,6 +168,8 @@ export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row)
       : () => rowEntity(target, s, rows[0]);
   }
   if ('links' in def && def.links) Object.assign(links, def.links(row, s));
+  if ('children' in def)
+    for (const [name, child] of Object.entries(def.children ?? {})) embeds[name] = () => child.of(row, s);
   const summary = 'itemPath' in def ? (def.summary ?? [def.idField, 'name']) : undefined;
   return { props: visibleProps(def.fields, row.props), summary, links, embeds };
 }

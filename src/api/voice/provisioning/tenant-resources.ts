@@ -1,10 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import { conflict } from '../../../core/errors.js';
+import { UserPhoneSchema } from '../directory/directory-schemas.js';
 import { type Principal, allows } from '../../../core/permissions.js';
 import { type Device, type Did, PHONE_MODELS } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
-import type { Links } from '../hal/model.js';
-import { type Scope, jsonKindBacking, nextNumericId, staticBacking, unusedId } from './backing.js';
-import { type CollectionDef, hrefOf } from './collection.js';
+import type { Entity, Links } from '../hal/model.js';
+import { type Row, type Scope, jsonKindBacking, nextNumericId, staticBacking, unusedId } from './backing.js';
+import { type CollectionDef, hrefOf, listSchema, rowEntity } from './collection.js';
 import { acds, autoAttendants, callGroups, locations, users } from './extension-resources.js';
 import { type Fields, PATTERNS, f } from './fields.js';
 import { tenantBacking } from './tenant-backing.js';
@@ -108,6 +110,21 @@ const phones = tenantCollection({
     checkPhone(s, rec, before);
   },
 });
+
+/**
+ * The phones of one extension as the phone resource renders them: the one representation of a
+ * phone, embedded in users and extensions and listed as a user's phones.
+ */
+export function phonesOf(s: Scope, ext: string): Entity[] {
+  const rows = s.runtime.directory
+    .devicesOf(s.tenantId!, ext)
+    .map((d) => phones.backing.get(s, d.id))
+    .filter((r): r is Row => r !== undefined);
+  return rows.map((r) => rowEntity(phones, s, r));
+}
+
+/** What `filter` may name on a phone. */
+export const phoneFilterSchema = () => listSchema(phones);
 
 const userPhones: CollectionDef = {
   ...phones,
@@ -320,10 +337,29 @@ const phoneModels = tenantCollection({
   ),
 });
 
+/**
+ * Users and locations embed their phones and link their extension and phone list: the one
+ * representation of a user, for GET, the users list expanded, and the answers to POST and PUT.
+ */
+function withPhones(def: CollectionDef): CollectionDef {
+  const own = def.links;
+  return {
+    ...def,
+    links: (row, s) => ({
+      ...own?.(row, s),
+      'v1:extension': link(hrefOf(`${T}/extensions/:extension`, { ...row.props, extension: row.id })),
+      'v1:userPhones': link(hrefOf(`${T}/users/:extension/phones`, { ...row.props, extension: row.id })),
+    }),
+    children: {
+      phones: { schema: Type.Array(UserPhoneSchema), of: (row, s) => phonesOf(s, row.id) },
+    },
+  };
+}
+
 /** The collections of a tenant, linked from the tenant resource. */
 export const TENANT_COLLECTIONS: Record<string, CollectionDef> = {
-  users,
-  locations,
+  users: withPhones(users),
+  locations: withPhones(locations),
   callGroups,
   acds,
   autoAttendants,
