@@ -25,10 +25,10 @@ import {
   CallSchema,
 } from '../../../src/api/voice/calls/call-schemas.js';
 import {
+  DeviceStateSchema,
   ExtensionListItemSchema,
   ExtensionListSchema,
   ExtensionSchema,
-  TenantSchema,
   UserPhoneSchema,
 } from '../../../src/api/voice/directory/directory-schemas.js';
 import {
@@ -221,8 +221,8 @@ test('_links and _embedded: typed as the schemas build them', () => {
   const embedded = (schema: TObject) => schema.properties._embedded as TSchema;
   assert.ok(!requiredOf(CallSchema).includes('_embedded'));
   assert.deepEqual((embedded(ExtensionSchema) as TObject).required, undefined);
-  assert.equal(embedded(TenantSchema).type, 'object');
-  const tenantEmbedded = embedded(TenantSchema) as TObject;
+  assert.equal(embedded(DeviceStateSchema).type, 'object');
+  const tenantEmbedded = embedded(DeviceStateSchema) as TObject;
   assert.deepEqual(tenantEmbedded.properties, {}, 'a resource that declares no embeds has none');
   assert.equal(tenantEmbedded.additionalProperties, false);
 

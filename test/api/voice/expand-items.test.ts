@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { ALICE, BOB, CAROL, getJson } from './voice-helpers.js';
+import { ADMIN, ALICE, BOB, CAROL, getJson, OPERATOR } from './voice-helpers.js';
 
 /**
  * Issue 14, expand rule 1: an expanded item shows every attribute the caller may see on the item's
@@ -162,5 +162,20 @@ describe('expanded items are their own resource', () => {
       listed.find((l: { extension: string }) => l.extension === '150'),
       location,
     );
+  });
+
+  test('a tenant is one representation: GET, the expanded list, and the answer to PUT', async () => {
+    const list = await getJson(s, '/api/v1/tenants?expand=item', ADMIN);
+    const acme = list.body._embedded.tenants.find((t: { tenantId: number }) => t.tenantId === 1001);
+    const own = await ownResource(ADMIN, '/api/v1/tenants/1001');
+    assert.deepEqual(acme, own);
+    assert.equal(own._links['v1:extensions'].href, '/api/v1/tenants/1001/extensions');
+    const put = await getJson(s, '/api/v1/tenants/1001', ADMIN, { method: 'PUT', json: { name: 'Acme' } });
+    assert.equal(put.status, 200);
+    const { curies: _c, ...links } = put.body._links;
+    assert.deepEqual({ ...put.body, _links: links }, await ownResource(ADMIN, '/api/v1/tenants/1001'));
+    const scoped = await getJson(s, '/api/v1/tenants/1001', OPERATOR);
+    assert.equal(scoped.status, 200, 'a scoped telco user with CallControl still reads its tenant');
+    assert.equal(scoped.body._links['v1:extensions'].href, '/api/v1/tenants/1001/extensions');
   });
 });

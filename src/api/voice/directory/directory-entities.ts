@@ -1,4 +1,4 @@
-import type { Device, Extension, Tenant } from '../../../directory/model.js';
+import type { Device, Extension } from '../../../directory/model.js';
 import { phoneFilterSchema } from '../provisioning/tenant-resources.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema } from '../hal/model.js';
@@ -38,20 +38,6 @@ export function extensionEntity(e: Extension, phones: () => Entity[]): Entity {
     summary: ['extension', 'name', 'extensionType'],
     links: { self: link(extensionHref(e)) },
     embeds: { phones },
-  };
-}
-
-export function tenantEntity(t: Tenant): Entity {
-  const props: Record<string, unknown> = { tenantId: t.tenantId, name: t.name, active: t.active };
-  if (t.did !== undefined) props.did = t.did;
-  if (t.webLoginUrl !== undefined) props.webLoginUrl = t.webLoginUrl;
-  return {
-    props,
-    summary: ['tenantId', 'name'],
-    links: {
-      self: link(`/api/v1/tenants/${t.tenantId}`),
-      'v1:extensions': link(`/api/v1/tenants/${t.tenantId}/extensions`),
-    },
   };
 }
 

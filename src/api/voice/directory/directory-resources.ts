@@ -5,8 +5,8 @@ import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
 import type { Scope } from '../provisioning/backing.js';
 import { type Ctx, listEntity, type ResourceDef, TenantIdParam } from '../hal/resource.js';
-import { phoneFilterSchema, phonesOf, tenantCollectionLinks } from '../provisioning/tenant-resources.js';
-import { deviceStateEntity, extensionEntity, extensionSchema, tenantEntity } from './directory-entities.js';
+import { phoneFilterSchema, phonesOf } from '../provisioning/tenant-resources.js';
+import { deviceStateEntity, extensionEntity, extensionSchema } from './directory-entities.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { halQuery } from '../hal/hal-schemas.js';
 import {
@@ -15,7 +15,6 @@ import {
   ExtensionListSchema,
   ExtensionSchema,
   ExtensionTypeSchema,
-  TenantSchema,
   UserPhoneListSchema,
 } from './directory-schemas.js';
 
@@ -159,24 +158,6 @@ export const directoryResources: ResourceDef[] = [
               links: { self: link(`/api/v1/tenants/${e.tenantId}/users/${e.ext}/phones`) },
             }),
           };
-        },
-      },
-    },
-  },
-  {
-    path: '/v1/tenants/:tenantId',
-    verbs: {
-      GET: {
-        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA'],
-        doc: readDoc('getTenant', 'A tenant', TenantSchema, {
-          params: TenantParams,
-          description: 'Links to the tenant’s collections the requester may read.',
-        }),
-        handle: (ctx) => {
-          const entity = tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!);
-          // The tenant's collections, as the requester may follow them.
-          entity.links = { ...tenantCollectionLinks(ctx.tenantId!, ctx.principal), ...entity.links };
-          return { entity };
         },
       },
     },

@@ -78,20 +78,6 @@ export const ExtensionListSchema = halList('extensions', ExtensionListItemSchema
 });
 export type ExtensionList = Static<typeof ExtensionListSchema>;
 
-export const TenantSchema = halObject(
-  {
-    tenantId: Type.Integer(),
-    name: Type.String(),
-    active: Type.Boolean(),
-    did: Type.Optional(Type.String({ description: 'The main number (E.164).' })),
-    webLoginUrl: Type.Optional(Type.String()),
-  },
-  // Plus a `v1:<collection>` link per tenant collection the requester may read.
-  { links: ['self', 'v1:extensions'] },
-  { $id: 'Tenant', description: 'A tenant, with links to the collections the requester may read.' },
-);
-export type Tenant = Static<typeof TenantSchema>;
-
 const deviceStateProps = {
   deviceId: Type.String(),
   tenantId: Type.Integer(),

@@ -409,7 +409,10 @@ export const tenants: CollectionDef = {
     update: ['UT:TBAM', 'ST:TBAM'],
     remove: ['UT:TBAM'],
   },
-  itemGetElsewhere: true,
   backing: tenantBacking,
-  links: (row, s) => tenantCollectionLinks(row.id, s.principal),
+  // The one representation of a tenant (GET, the list expanded, POST and PUT answers).
+  links: (row, s) => ({
+    'v1:extensions': link(hrefOf(`${T}/extensions`, { tenantId: row.id })),
+    ...tenantCollectionLinks(row.id, s.principal),
+  }),
 };
