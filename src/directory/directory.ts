@@ -79,6 +79,7 @@ export class Directory {
   async remove(kind: string, id: string): Promise<boolean> {
     const before = this.byKind.get(kind)?.get(id);
     if (!before) return false;
+    await this.retire(kind, id);
     await this.store.remove(kind, id);
     this.byKind.get(kind)!.delete(id);
     this.reindex();
@@ -91,6 +92,37 @@ export class Directory {
     await this.store.replaceAll(entities);
     this.fill(entities);
     this.emit({ op: 'reset' });
+  }
+
+  // ---- ids are never handed out twice ------------------------------------------------------
+
+  /**
+   * Whether `id` named a record of `kind` that was removed. A removed record leaves a durable
+   * tombstone (an entity of kind `retiredId`, written before the record goes), so an id the server
+   * assigns is never given to a new record, across restarts too: a client holding an old address
+   * must not reach a new object. A reset (`replaceAll`) starts a new world without them.
+   */
+  isRetired(kind: string, id: string): boolean {
+    return this.byKind.get(RETIRED)?.has(retiredKey(kind, id)) ?? false;
+  }
+
+  /** Whether `id` of `kind` is in use or was ever used. */
+  idTaken(kind: string, id: string): boolean {
+    return this.get(kind, id) !== undefined || this.isRetired(kind, id);
+  }
+
+  /** Every id of `kind` in use or once used (for allocators that count up). */
+  idsEverUsed(kind: string): string[] {
+    const ids = [...(this.byKind.get(kind)?.keys() ?? [])];
+    for (const t of this.byKind.get(RETIRED)?.values() ?? []) if (t.kind === kind) ids.push(t.key as string);
+    return ids;
+  }
+
+  private async retire(kind: string, id: string): Promise<void> {
+    if (kind === RETIRED || this.isRetired(kind, id)) return;
+    const tombstone: GenericEntity = { id: retiredKey(kind, id), kind, key: id };
+    await this.store.upsert({ kind: RETIRED, id: tombstone.id, tenantId: null, data: tombstone });
+    this.setInMemory(RETIRED, tombstone);
   }
 
   onChange(listener: Listener): () => void {
@@ -199,6 +231,10 @@ export class Directory {
     for (const l of this.listeners) l(change);
   }
 }
+
+/** The kind of the tombstones of removed records. */
+const RETIRED = 'retiredId';
+const retiredKey = (kind: string, id: string) => `${kind}/${id}`;
 
 /** `+1 (555) 555-0100` -> `15555550100`. */
 export function normalizeNumber(n: string): string {

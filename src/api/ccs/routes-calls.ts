@@ -56,6 +56,13 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
     return [...calls, ...others].sort((a, b) => b.startedAt - a.startedAt);
   }
 
+  /** A call of the tenant that is over: no longer live, and ended in memory or on record. */
+  async function hasEnded(tenantId: number, id: string): Promise<boolean> {
+    if (contactCenter.liveCall(tenantId, id) || contactCenter.otherLiveCall(tenantId, id)) return false;
+    if (contactCenter.unwrittenRecord(tenantId, id)) return true;
+    return (await callRecords.get(tenantId, id)) !== undefined;
+  }
+
   // 19
   ccRoute(app, runtime, {
     method: 'GET',
@@ -183,7 +190,9 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
         '`success: true`.\n' +
         '- `kill` ends the call.\n' +
         '- `wait_transfer`, `wait_redirect` and `wait_kill` act on a call waiting in a queue (400 when ' +
-        'it is not waiting).',
+        'it is not waiting).\n' +
+        '- `kill` and `wait_*` on a call that has ended answer 400 (`reason` `Call has ended`); an id no ' +
+        'call of the tenant ever had answers 404.',
       tags: TAGS,
       params: CallIdParamsSchema,
       body: CallControlRequestSchema,
@@ -194,6 +203,10 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
       const p = principal(req);
       const t = ownTenant(directory, p);
       const id = params.id!;
+      if (body.request !== 'startSuppression' && body.request !== 'stopSuppression') {
+        // A call that has ended is known, so acting on it is a bad request, not an unknown call.
+        if (await hasEnded(t.tenantId, id)) throw badRequest('Call has ended');
+      }
       switch (body.request) {
         case 'startSuppression':
           contactCenter.startSuppression(t.tenantId, id);

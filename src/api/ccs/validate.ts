@@ -14,14 +14,12 @@ export function invalidReason(schema: TSchema, value: unknown): string | undefin
   const issue = firstIssue(chosen, value);
   if (!issue) return undefined;
   if (issue.missing) return `${issue.field} is required`;
+  if (!issue.field) return issue.message.replace(/\.$/, '');
+  // Length and range rules are the schema's own words; the other rules read best in this API's.
+  if (issue.rule === 'minLength' || issue.rule === 'maxLength') return `${issue.field} ${issue.expected}`;
   const at = schemaAt(chosen, issue.field);
-  const given = valueAt(value, issue.field);
-  if (at?.type === 'string' && typeof at.minLength === 'number' && given === '') {
-    return `${issue.field} is required`;
-  }
   const words = at && expected(at);
-  if (issue.field && words) return `${issue.field} must be ${words}`;
-  return issue.message.replace(/\.$/, '');
+  return words ? `${issue.field} must be ${words}` : `${issue.field} ${issue.expected}`;
 }
 
 /**
@@ -47,12 +45,6 @@ function schemaAt(schema: TSchema, field: string): TSchema | undefined {
     s = s?.type === 'array' ? s.items : s?.properties?.[part];
   }
   return s;
-}
-
-function valueAt(value: unknown, field: string): unknown {
-  let v = value;
-  for (const part of field ? field.split('.') : []) v = (v as Record<string, unknown> | undefined)?.[part];
-  return v;
 }
 
 /** Plain words for the request value shapes of this API (request-values.ts). */

@@ -101,6 +101,10 @@ describe('the ACD story on the virtual clock', () => {
     assert.equal(notWaiting.body.success, false);
 
     assert.equal((await acmeAdmin.post(`calls/${id}`, { request: 'kill' })).status, 200);
+    // Killed already: 400 with the normal body (issue 14), not 404.
+    const killedAgain = await acmeAdmin.post(`calls/${id}`, { request: 'kill' });
+    assert.equal(killedAgain.status, 400);
+    assert.deepEqual(killedAgain.body, { success: false, reason: 'Call has ended' });
     // Readable at once, even while its durable record is being written.
     const right = await acmeAdmin.get(`calls/${id}`);
     assert.equal(right.status, 200);

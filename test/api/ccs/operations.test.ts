@@ -122,7 +122,18 @@ describe('contact-center operations', () => {
     assert.equal((await acmeAdmin.post(`calls/${c}`, { request: 'wait_kill' })).status, 200);
     const ended = await sock.next((f) => f.event === 'call_ended' && f.data.call.id === c);
     assert.equal(ended.data.call.outcome, 'Abandoned');
-    assert.equal((await acmeAdmin.post(`calls/${c}`, { request: 'wait_kill' })).status, 404);
+    // Issue 14: acting on a call that has ended is 400 (the normal body), not 404.
+    for (const body of [
+      { request: 'wait_kill' },
+      { request: 'wait_transfer', target: '102' },
+      { request: 'wait_redirect', target: support },
+      { request: 'kill' },
+    ]) {
+      const again = await acmeAdmin.post(`calls/${c}`, body);
+      assert.equal(again.status, 400, body.request);
+      assert.deepEqual(again.body, { success: false, reason: 'Call has ended' }, body.request);
+    }
+    assert.equal((await acmeAdmin.post('calls/123456789', { request: 'wait_kill' })).status, 404);
     assert.equal((await acmeAdmin.post(`calls/${c}`, { request: 'nonsense' })).status, 400);
     sock.close();
     for (const id of [a, b]) await acmeAdmin.post(`calls/${id}`, { request: 'kill' });

@@ -25,10 +25,10 @@ import {
   CallSchema,
 } from '../../../src/api/voice/calls/call-schemas.js';
 import {
+  DeviceStateSchema,
   ExtensionListItemSchema,
   ExtensionListSchema,
   ExtensionSchema,
-  TenantSchema,
   UserPhoneSchema,
 } from '../../../src/api/voice/directory/directory-schemas.js';
 import {
@@ -92,6 +92,15 @@ const cases: [string, TObject, Record<string, string>][] = [
       smdrCallId: 'required',
       from: 'required',
       to: 'required',
+      // Issue 14: an expanded element is the whole Call (expand rule 1).
+      callState: 'optional',
+      startTime: 'optional',
+      answerTime: 'optional',
+      talkDuration: 'optional',
+      digitsDialed: 'optional',
+      redirected: 'optional',
+      transferred: 'optional',
+      callParties: 'optional',
     } satisfies Shape<ActiveCall>,
   ],
   [
@@ -163,12 +172,18 @@ const cases: [string, TObject, Record<string, string>][] = [
   [
     'UserPhone',
     UserPhoneSchema,
+    // Issue 14: a phone shows the phone resource's attributes wherever it is embedded or listed.
     {
       phoneId: 'required',
+      tenantId: 'optional',
+      ownerExtension: 'required',
       model: 'required',
-      registered: 'optional',
       macAddress: 'optional',
-      ownerExtension: 'optional',
+      registered: 'required',
+      lineCount: 'optional',
+      acceptsReinvite: 'optional',
+      sendsReinvite: 'optional',
+      siteAssignment: 'optional',
     } satisfies Shape<Static<typeof UserPhoneSchema>>,
   ],
   [
@@ -206,8 +221,8 @@ test('_links and _embedded: typed as the schemas build them', () => {
   const embedded = (schema: TObject) => schema.properties._embedded as TSchema;
   assert.ok(!requiredOf(CallSchema).includes('_embedded'));
   assert.deepEqual((embedded(ExtensionSchema) as TObject).required, undefined);
-  assert.equal(embedded(TenantSchema).type, 'object');
-  const tenantEmbedded = embedded(TenantSchema) as TObject;
+  assert.equal(embedded(DeviceStateSchema).type, 'object');
+  const tenantEmbedded = embedded(DeviceStateSchema) as TObject;
   assert.deepEqual(tenantEmbedded.properties, {}, 'a resource that declares no embeds has none');
   assert.equal(tenantEmbedded.additionalProperties, false);
 

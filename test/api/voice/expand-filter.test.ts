@@ -95,7 +95,14 @@ describe('expand over HTTP', () => {
   test('item shows every property and keeps embeds un-expanded', async () => {
     const e = await first('expand=item');
     assert.equal(e.accountId, '101@1001');
-    assert.deepEqual(Object.keys(e._embedded.phones[0]).sort(), ['_links', 'model', 'phoneId']);
+    // Issue 14: an unexpanded phone shows the phone's own summary, as the phones list does.
+    assert.deepEqual(Object.keys(e._embedded.phones[0]).sort(), [
+      '_links',
+      'model',
+      'ownerExtension',
+      'phoneId',
+      'registered',
+    ]);
   });
   test('an embed name expands it (and its owner); -embed excludes it from all', async () => {
     const e = await first('expand=phones');
@@ -117,6 +124,8 @@ describe('expand over HTTP', () => {
     const user = await getJson(s, '/api/v1/tenants/1001/users/101?expand=phones', ALICE);
     assert.equal(user.body._embedded.phones[0].registered, true);
     const plain = await getJson(s, '/api/v1/tenants/1001/users/101', ALICE);
-    assert.equal(plain.body._embedded.phones[0].registered, undefined);
+    // Unexpanded, the phone's summary as the phones list shows it (issue 14: one representation).
+    assert.equal(plain.body._embedded.phones[0].macAddress, undefined);
+    assert.equal(plain.body._embedded.phones[0].lineCount, undefined);
   });
 });

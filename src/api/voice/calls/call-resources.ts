@@ -17,7 +17,8 @@ import {
   type MakeCallBody,
   MakeCallBodySchema,
 } from './call-schemas.js';
-import { activeCallEntity, callEntity, callHref } from './call-entities.js';
+import { ACTIVE_CALL_FIELDS, ActiveCallItem, callEntity, callHref } from './call-entities.js';
+import type { Entity } from '../hal/model.js';
 
 /** Tenant-admin and non-admin call-control users; scoped telco with CallControl. */
 const CALLERS: AccessRule[] = ['ST:CC', 'TA', 'U'];
@@ -75,8 +76,13 @@ function actingExtension(ctx: Ctx, fieldName: string, accountId: string): { tena
 }
 
 /** A non-admin's own live legs; an admin's, the whole tenant's. */
-const activeLegs = (ctx: Ctx) =>
-  voiceSwitch(ctx.runtime).liveLegs(ctx.principal.tenantId!, ctx.principal.ext);
+function activeCallItems(ctx: Ctx): Entity[] {
+  const sw = voiceSwitch(ctx.runtime);
+  const out: Entity[] = [];
+  for (const leg of sw.liveLegs(ctx.principal.tenantId!, ctx.principal.ext))
+    out.push(new ActiveCallItem(leg, sw));
+  return out;
+}
 
 export const callResources: ResourceDef[] = [
   {
@@ -94,8 +100,8 @@ export const callResources: ResourceDef[] = [
         handle: (ctx) => ({
           entity: listEntity(ctx, {
             name: 'calls',
-            schema: { fields: { callId: 'string', smdrCallId: 'string', from: 'string', to: 'string' } },
-            items: activeLegs(ctx).map(activeCallEntity),
+            schema: ACTIVE_CALL_FIELDS,
+            items: activeCallItems(ctx),
             links: {
               self: link('/api/v1/calls'),
               'v1options:deviceIdType': link('/api/v1/enums/deviceidtype'),

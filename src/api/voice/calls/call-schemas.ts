@@ -76,46 +76,56 @@ export const CallStateSchema = Type.Union(
   { $id: 'CallState' },
 );
 
-export const CallSchema = halObject(
-  {
-    callId: CallId,
-    smdrCallId: SmdrCallId,
-    from: Type.String(),
-    to: Type.String(),
-    callState: CallStateSchema,
-    startTime: Type.String({ format: 'date-time' }),
-    answerTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'null until the call is answered.',
-    }),
-    talkDuration: Type.String({ pattern: '^P', description: 'ISO 8601 duration (`PT1M5.5S`).' }),
-    digitsDialed: Type.String(),
-    redirected: Type.Boolean(),
-    transferred: Type.Boolean(),
-    callParties: Type.Array(
-      Type.Object(
-        {
-          PartyId: Type.String({
-            description: 'accountId of an internal party, caller id of an outside one.',
-          }),
-          PartyName: Type.String(),
-        },
-        { additionalProperties: false },
-      ),
+const callProps = {
+  callId: CallId,
+  smdrCallId: SmdrCallId,
+  from: Type.String(),
+  to: Type.String(),
+  callState: CallStateSchema,
+  startTime: Type.String({ format: 'date-time' }),
+  answerTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'null until the call is answered.',
+  }),
+  talkDuration: Type.String({ pattern: '^P', description: 'ISO 8601 duration (`PT1M5.5S`).' }),
+  digitsDialed: Type.String(),
+  redirected: Type.Boolean(),
+  transferred: Type.Boolean(),
+  callParties: Type.Array(
+    Type.Object(
       {
-        description:
-          'The observed party (whose leg this is) first, then the party it is connected to or reaching, if any.',
+        PartyId: Type.String({
+          description: 'accountId of an internal party, caller id of an outside one.',
+        }),
+        PartyName: Type.String(),
       },
+      { additionalProperties: false },
     ),
-  },
+    {
+      description:
+        'The observed party (whose leg this is) first, then the party it is connected to or reaching, if any.',
+    },
+  ),
+};
+
+export const CallSchema = halObject(
+  callProps,
   { links: ['self', 'v1options:callRequest'], closedLinks: true },
   { $id: 'Call', description: 'One party’s leg of a call.' },
 );
 export type Call = Static<typeof CallSchema>;
 
 export const ActiveCallSchema = halObject(
-  { callId: CallId, smdrCallId: SmdrCallId, from: Type.String(), to: Type.String() },
-  { closedLinks: true },
-  { $id: 'ActiveCall' },
+  callProps,
+  {
+    summary: ['callId', 'smdrCallId', 'from', 'to'],
+    optionalLinks: ['v1options:callRequest'],
+    closedLinks: true,
+  },
+  {
+    $id: 'ActiveCall',
+    description:
+      'A live leg in the list: callId, smdrCallId, from and to; expanded (`expand=item`), the whole Call.',
+  },
 );
 export type ActiveCall = Static<typeof ActiveCallSchema>;
 

@@ -1,21 +1,11 @@
-import type { Device, Extension, Tenant } from '../../../directory/model.js';
+import type { Device, Extension } from '../../../directory/model.js';
+import { phoneFilterSchema } from '../provisioning/tenant-resources.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema } from '../hal/model.js';
 
 export const extensionHref = (e: Extension) => `/api/v1/tenants/${e.tenantId}/extensions/${e.ext}`;
-const phoneHref = (d: Device) => `/api/v1/tenants/${d.tenantId}/phones/${d.id}`;
-
-export const PHONE_SCHEMA: ItemSchema = {
-  fields: {
-    phoneId: 'string',
-    model: 'string',
-    registered: 'boolean',
-    macAddress: 'string',
-    ownerExtension: 'string',
-  },
-};
-
-export const EXTENSION_SCHEMA: ItemSchema = {
+/** What `filter` may name on an extension: its properties, and those of its phones. */
+export const extensionSchema = (): ItemSchema => ({
   fields: {
     extension: 'string',
     accountId: 'string',
@@ -27,24 +17,11 @@ export const EXTENSION_SCHEMA: ItemSchema = {
     enabled: 'boolean',
     siteId: 'string',
   },
-  embeds: { phones: PHONE_SCHEMA },
-};
+  embeds: { phones: phoneFilterSchema() },
+});
 
-export function phoneEntity(d: Device): Entity {
-  return {
-    props: {
-      phoneId: d.id,
-      model: d.model,
-      registered: d.registered,
-      macAddress: d.macAddress,
-      ownerExtension: d.ownerExt,
-    },
-    summary: ['phoneId', 'model'],
-    links: { self: link(phoneHref(d)) },
-  };
-}
-
-export function extensionEntity(e: Extension, phones: () => Device[]): Entity {
+/** An extension; `phones` renders its phones as the phone resource does. */
+export function extensionEntity(e: Extension, phones: () => Entity[]): Entity {
   const props: Record<string, unknown> = {
     extension: e.ext,
     accountId: `${e.ext}@${e.tenantId}`,
@@ -60,48 +37,7 @@ export function extensionEntity(e: Extension, phones: () => Device[]): Entity {
     props,
     summary: ['extension', 'name', 'extensionType'],
     links: { self: link(extensionHref(e)) },
-    embeds: { phones: () => phones().map(phoneEntity) },
-  };
-}
-
-export function userEntity(e: Extension, phones: () => Device[]): Entity {
-  const props: Record<string, unknown> = {
-    extension: e.ext,
-    accountId: `${e.ext}@${e.tenantId}`,
-    firstName: e.firstName,
-    lastName: e.lastName,
-    name: e.name,
-    admin: e.admin,
-    enabled: e.enabled,
-    dnd: e.dnd,
-    ringTimeoutSeconds: Math.round(e.ringTimeoutMs / 1000),
-    confirmBeforeDial: e.confirmBeforeDial,
-  };
-  if (e.clickToCallDeviceId !== undefined) props.clickToCallDeviceId = e.clickToCallDeviceId;
-  if (e.siteId !== undefined) props.siteId = e.siteId;
-  const base = `/api/v1/tenants/${e.tenantId}`;
-  return {
-    props,
-    links: {
-      self: link(`${base}/${e.type === 'locationExt' ? 'locations' : 'users'}/${e.ext}`),
-      'v1:extension': link(extensionHref(e)),
-      'v1:userPhones': link(`${base}/users/${e.ext}/phones`),
-    },
-    embeds: { phones: () => phones().map(phoneEntity) },
-  };
-}
-
-export function tenantEntity(t: Tenant): Entity {
-  const props: Record<string, unknown> = { tenantId: t.tenantId, name: t.name, active: t.active };
-  if (t.did !== undefined) props.did = t.did;
-  if (t.webLoginUrl !== undefined) props.webLoginUrl = t.webLoginUrl;
-  return {
-    props,
-    summary: ['tenantId', 'name'],
-    links: {
-      self: link(`/api/v1/tenants/${t.tenantId}`),
-      'v1:extensions': link(`/api/v1/tenants/${t.tenantId}/extensions`),
-    },
+    embeds: { phones },
   };
 }
 

@@ -2,17 +2,11 @@ import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
 import { type Device, EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
+import type { Entity } from '../hal/model.js';
+import type { Scope } from '../provisioning/backing.js';
 import { type Ctx, listEntity, type ResourceDef, TenantIdParam } from '../hal/resource.js';
-import { tenantCollectionLinks } from '../provisioning/tenant-resources.js';
-import {
-  deviceStateEntity,
-  EXTENSION_SCHEMA,
-  extensionEntity,
-  PHONE_SCHEMA,
-  phoneEntity,
-  tenantEntity,
-  userEntity,
-} from './directory-entities.js';
+import { phoneFilterSchema, phonesOf } from '../provisioning/tenant-resources.js';
+import { deviceStateEntity, extensionEntity, extensionSchema } from './directory-entities.js';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { halQuery } from '../hal/hal-schemas.js';
 import {
@@ -21,9 +15,7 @@ import {
   ExtensionListSchema,
   ExtensionSchema,
   ExtensionTypeSchema,
-  TenantSchema,
   UserPhoneListSchema,
-  UserSchema,
 } from './directory-schemas.js';
 
 const TenantId = TenantIdParam;
@@ -80,8 +72,17 @@ function ownOnly(ctx: Ctx): void {
 const live =
   (ctx: Ctx) =>
   (d: Device): Device => ({ ...d, registered: ctx.runtime.switch.isRegistered(d.id) });
-const devicesOf = (ctx: Ctx, e: Extension) => () =>
-  ctx.runtime.directory.devicesOf(e.tenantId, e.ext).map(live(ctx));
+/** The extension's phones, rendered as the phone resource renders them (one scope per request). */
+const scopes = new WeakMap<Ctx, Scope>();
+function devicesOf(ctx: Ctx, e: Extension): () => Entity[] {
+  let s = scopes.get(ctx);
+  if (!s) {
+    s = { runtime: ctx.runtime, principal: ctx.principal, tenantId: e.tenantId, params: ctx.params };
+    scopes.set(ctx, s);
+  }
+  const scope = s;
+  return () => phonesOf(scope, e.ext);
+}
 
 /** Directory-backed resources a CTI client needs: extensions, user, tenant, location, devices. */
 export const directoryResources: ResourceDef[] = [
@@ -111,7 +112,7 @@ export const directoryResources: ResourceDef[] = [
           return {
             entity: listEntity(ctx, {
               name: 'extensions',
-              schema: EXTENSION_SCHEMA,
+              schema: extensionSchema(),
               items,
               links: { self: link(`/api/v1/tenants/${ctx.tenantId}/extensions`) },
             }),
@@ -137,24 +138,6 @@ export const directoryResources: ResourceDef[] = [
     },
   },
   {
-    path: '/v1/tenants/:tenantId/users/:extension',
-    verbs: {
-      GET: {
-        rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
-        doc: readDoc('getUser', 'A user and their phones', UserSchema, {
-          params: ExtensionParams,
-          query: halQuery('entity'),
-          description: 'A non-admin user reads only their own.',
-        }),
-        handle: (ctx) => {
-          ownOnly(ctx);
-          const e = extensionOf(ctx, ['userExt']);
-          return { entity: userEntity(e, devicesOf(ctx, e)) };
-        },
-      },
-    },
-  },
-  {
     path: '/v1/tenants/:tenantId/users/:extension/phones',
     verbs: {
       GET: {
@@ -170,47 +153,11 @@ export const directoryResources: ResourceDef[] = [
           return {
             entity: listEntity(ctx, {
               name: 'phones',
-              schema: PHONE_SCHEMA,
-              items: devicesOf(ctx, e)().map(phoneEntity),
+              schema: phoneFilterSchema(),
+              items: devicesOf(ctx, e)(),
               links: { self: link(`/api/v1/tenants/${e.tenantId}/users/${e.ext}/phones`) },
             }),
           };
-        },
-      },
-    },
-  },
-  {
-    path: '/v1/tenants/:tenantId/locations/:extension',
-    verbs: {
-      GET: {
-        rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
-        doc: readDoc('getLocation', 'A location and its phones', UserSchema, {
-          params: ExtensionParams,
-          query: halQuery('entity'),
-          description: 'A location extension reads only its own.',
-        }),
-        handle: (ctx) => {
-          ownOnly(ctx);
-          const e = extensionOf(ctx, ['locationExt']);
-          return { entity: userEntity(e, devicesOf(ctx, e)) };
-        },
-      },
-    },
-  },
-  {
-    path: '/v1/tenants/:tenantId',
-    verbs: {
-      GET: {
-        rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA'],
-        doc: readDoc('getTenant', 'A tenant', TenantSchema, {
-          params: TenantParams,
-          description: 'Links to the tenant’s collections the requester may read.',
-        }),
-        handle: (ctx) => {
-          const entity = tenantEntity(ctx.runtime.directory.tenant(ctx.tenantId!)!);
-          // The tenant's collections, as the requester may follow them.
-          entity.links = { ...tenantCollectionLinks(ctx.tenantId!, ctx.principal), ...entity.links };
-          return { entity };
         },
       },
     },

@@ -7,17 +7,29 @@ export const ExtensionTypeSchema = Type.Union(
   { $id: 'ExtensionType', description: 'A value of the extensionType enum.' },
 );
 
-/** A phone as the directory resources embed and list it (its summary: phoneId and model). */
+/**
+ * A phone as the phone resource (`/tenants/{tenantId}/phones/{phoneId}`) shows it, wherever it is
+ * embedded or listed: every attribute expanded, the phone's summary otherwise (one representation).
+ */
 export const UserPhoneSchema = halObject(
   {
     phoneId: Type.String(),
-    model: Type.String(),
-    registered: Type.Boolean({ description: 'Whether the phone is registered now (live state).' }),
-    macAddress: Type.String(),
+    tenantId: Type.Integer(),
     ownerExtension: Type.String(),
+    model: Type.String(),
+    macAddress: Type.String(),
+    registered: Type.Boolean({ description: 'Whether the phone is registered now (live state).' }),
+    lineCount: Type.Integer(),
+    acceptsReinvite: Type.Boolean(),
+    sendsReinvite: Type.Boolean(),
+    siteAssignment: Type.String({ description: 'A value of the enum phoneSiteAssignmentType.' }),
   },
-  { summary: ['phoneId', 'model'], closedLinks: true },
-  { $id: 'UserPhone', description: 'A phone; all properties when expanded, phoneId and model otherwise.' },
+  { summary: ['phoneId', 'ownerExtension', 'model', 'registered'], closedLinks: true },
+  {
+    $id: 'UserPhone',
+    description:
+      'A phone as its own resource shows it: every attribute when expanded, phoneId, ownerExtension, model and registered otherwise.',
+  },
 );
 export type UserPhone = Static<typeof UserPhoneSchema>;
 
@@ -65,40 +77,6 @@ export const ExtensionListSchema = halList('extensions', ExtensionListItemSchema
   description: 'The extensions of a tenant.',
 });
 export type ExtensionList = Static<typeof ExtensionListSchema>;
-
-export const UserSchema = halObject(
-  {
-    extension: Type.String(),
-    accountId: Type.String({ description: '`<ext>@<tenantId>`.' }),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    name: Type.String(),
-    admin: Type.Boolean(),
-    enabled: Type.Boolean(),
-    dnd: Type.Boolean(),
-    ringTimeoutSeconds: Type.Integer(),
-    confirmBeforeDial: Type.Boolean(),
-    clickToCallDeviceId: Type.Optional(Type.String()),
-    siteId: Type.Optional(Type.String()),
-  },
-  { links: ['self', 'v1:extension', 'v1:userPhones'], embedded: phonesEmbed, closedLinks: true },
-  { $id: 'User', description: 'A user or a location, with its phones.' },
-);
-export type User = Static<typeof UserSchema>;
-
-export const TenantSchema = halObject(
-  {
-    tenantId: Type.Integer(),
-    name: Type.String(),
-    active: Type.Boolean(),
-    did: Type.Optional(Type.String({ description: 'The main number (E.164).' })),
-    webLoginUrl: Type.Optional(Type.String()),
-  },
-  // Plus a `v1:<collection>` link per tenant collection the requester may read.
-  { links: ['self', 'v1:extensions'] },
-  { $id: 'Tenant', description: 'A tenant, with links to the collections the requester may read.' },
-);
-export type Tenant = Static<typeof TenantSchema>;
 
 const deviceStateProps = {
   deviceId: Type.String(),

@@ -155,7 +155,9 @@ function valuesAt(entities: Entity[], path: string[]): unknown[] {
   const out: unknown[] = [];
   for (const e of entities) {
     if (rest.length === 0) {
-      out.push(head in e.props ? e.props[head] : embedValue(e, head));
+      if (head in e.props) out.push(e.props[head]);
+      else if (e.resource) out.push(e.resource().props[head]);
+      else out.push(embedValue(e, head));
       continue;
     }
     const embed = embedValue(e, head);

@@ -20,6 +20,12 @@ export interface Entity {
   embeds?: Record<string, Embed | (() => Embed)>;
   /** Set on a list resource: the embed that holds its elements. */
   listOf?: string;
+  /**
+   * The item's own resource, where it costs more to build than the summary in `props` (a list's
+   * elements): rendered in its place when expanded, and read by `filter` for keys beyond `props`.
+   * Only built when asked for (expand rule 1: an expanded item is its resource).
+   */
+  resource?: () => Entity;
 }
 
 /** Value types of filterable properties. */

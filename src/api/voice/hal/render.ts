@@ -30,6 +30,7 @@ export function renderHal(entity: Entity, expand: ExpandNode, ns: Namespace): Re
 }
 
 function renderEntity(entity: Entity, node: ExpandNode, expanded: boolean): Record<string, unknown> {
+  if (expanded && entity.resource) return renderEntity(entity.resource(), node, true);
   const out: Record<string, unknown> = {};
   if (expanded || !entity.summary) Object.assign(out, entity.props);
   else for (const k of entity.summary) if (k in entity.props) out[k] = entity.props[k];

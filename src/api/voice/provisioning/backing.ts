@@ -1,6 +1,7 @@
 import { conflict } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { GenericEntity } from '../../../directory/model.js';
+import type { Directory } from '../../../directory/directory.js';
 import type { VoiceRuntime } from '../voice-runtime.js';
 
 /** Where a provisioning request acts: the requester, its tenant (when the path names one), path params. */
@@ -56,14 +57,26 @@ export interface JsonKindOptions {
 export const byId = (a: { id: string }, b: { id: string }) =>
   a.id.localeCompare(b.id, 'en', { numeric: true });
 
-/** The next free integer id of a kind, as a string. */
-export function nextNumericId(existing: Iterable<string>, prefix = ''): string {
+/**
+ * The next integer id of a kind, as a string: above every id the kind has or ever had (ids of
+ * removed records are never handed out again, see `Directory.isRetired`).
+ */
+export function nextNumericId(dir: Directory, kind: string, prefix = ''): string {
   let max = 0;
-  for (const id of existing) {
+  for (const id of dir.idsEverUsed(kind)) {
     const rest = id.startsWith(prefix) ? id.slice(prefix.length) : '';
     if (/^\d+$/.test(rest)) max = Math.max(max, Number(rest));
   }
   return `${prefix}${max + 1}`;
+}
+
+/** `base`, or `base-2`, `base-3`, ... : the first that no record of `kind` has or ever had. */
+export function unusedId(s: Scope, kind: string, base: string): string {
+  const dir = s.runtime.directory;
+  if (!dir.idTaken(kind, base)) return base;
+  let n = 2;
+  while (dir.idTaken(kind, `${base}-${n}`)) n++;
+  return `${base}-${n}`;
 }
 
 const asStored = ({ id: _id, tenantId: _t, ...rest }: GenericEntity): Record<string, unknown> => rest;
@@ -99,9 +112,7 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
     async create(s, fields) {
       const dir = s.runtime.directory;
       const { [o.idField]: given, ...rest } = fields;
-      const id = o.naturalKey
-        ? String(given)
-        : (o.newId?.(s, fields) ?? nextNumericId(dir.list(o.kind).map((e) => e.id)));
+      const id = o.naturalKey ? String(given) : (o.newId?.(s, fields) ?? nextNumericId(dir, o.kind));
       if (dir.get(o.kind, id)) {
         throw conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [
           { type: 'field', value: o.idField },

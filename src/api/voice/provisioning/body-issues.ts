@@ -15,7 +15,9 @@ export function refuseBody(fields: Fields): (issue: SchemaIssue) => Error {
     const segments = issue.field.split('.');
     const field = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
     const spec = specAt(fields, segments);
-    const detail = issue.missing ? 'is required' : spec ? expected(spec) : issue.message.replace(/\.$/, '');
+    // A length rule is the schema's own; the other rules read best in the field's words.
+    const lengthRule = issue.rule === 'minLength' || issue.rule === 'maxLength';
+    const detail = issue.missing ? 'is required' : spec && !lengthRule ? expected(spec) : issue.expected;
     return invalid('INVALID_FIELD', `Field "${field}": ${detail}.`, [{ type: 'field', value: field }]);
   };
 }

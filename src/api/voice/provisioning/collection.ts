@@ -1,5 +1,9 @@
 import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
-import type { AccessRule, Principal } from '../../../core/permissions.js';
+import { type AccessRule, type Principal, allows } from '../../../core/permissions.js';
+import { firstIssue } from '../../schema/validate.js';
+import { refuseBody } from './body-issues.js';
+import { collectionSchemas } from './provisioning-schemas.js';
+import type { TSchema } from '@sinclair/typebox';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
 import {
@@ -12,7 +16,14 @@ import {
 } from '../hal/resource.js';
 import { inTurn } from './serial.js';
 import { type Backing, type Row, SINGLETON_ID, type Scope } from './backing.js';
-import { type Fields, acceptBody, adminOnlyFieldsIn, filterSchema, visibleProps } from './fields.js';
+import {
+  type Fields,
+  acceptBody,
+  adminOnlyFieldsIn,
+  filterSchema,
+  isRecord,
+  visibleProps,
+} from './fields.js';
 import { type CollectionOp, collectionDoc, singletonDoc } from './provisioning-docs.js';
 
 /** A property that names a record of another collection: linked, embedded for `expand`, checked on write. */
@@ -37,6 +48,12 @@ export interface CollectionDef {
   itemRoutesElsewhere?: boolean;
   /** The id property, also the item path's last parameter. */
   idField: string;
+  /**
+   * The body property that names a new record's key when the client chooses keys (a language
+   * code, an extension number): PUT on an absent item then creates it (201 with Location). Absent
+   * where the server assigns keys; PUT on an absent item is 404 there.
+   */
+  clientKey?: string;
   fields: Fields;
   /** Properties an embedded, unexpanded element shows. */
   summary?: readonly string[];
@@ -60,6 +77,8 @@ export interface CollectionDef {
   ownerField?: string;
   /** More links of an item (a tenant's sub-collections). */
   links?: (row: Row, s: Scope) => Links;
+  /** Records embedded in an item that no property names (a user's phones), with their schema. */
+  children?: Record<string, { schema: TSchema; of: (row: Row, s: Scope) => Entity[] }>;
   /** Cross-record rules on the merged record before a write (throws DomainError). */
   check?: (s: Scope, record: Record<string, unknown>, before?: Row) => void;
   /** What still refers to a record (a delete then answers 409); set by `guardReferences`. */
@@ -149,6 +168,8 @@ export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row)
       : () => rowEntity(target, s, rows[0]);
   }
   if ('links' in def && def.links) Object.assign(links, def.links(row, s));
+  if ('children' in def)
+    for (const [name, child] of Object.entries(def.children ?? {})) embeds[name] = () => child.of(row, s);
   const summary = 'itemPath' in def ? (def.summary ?? [def.idField, 'name']) : undefined;
   return { props: visibleProps(def.fields, row.props), summary, links, embeds };
 }
@@ -233,17 +254,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
           }),
         };
       }),
-      POST: writeVerb(rules.create, doc('create'), async (ctx) => {
-        const s = scopeOf(ctx);
-        const fields = acceptBody(def.fields, ctx.body, 'create');
-        if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
-        checkRefs(def.refs, s, fields);
-        def.check?.(s, fields);
-        const id = await backing.create(s, fields);
-        const row = backing.get(s, id)!;
-        const entity = rowEntity(def, s, row);
-        return { entity, status: 201, location: (entity.links.self as { href: string }).href };
-      }),
+      POST: writeVerb(rules.create, doc('create'), async (ctx) => createRecord(def, scopeOf(ctx), ctx.body)),
     },
   };
   if (def.itemRoutesElsewhere) return [listResource];
@@ -256,7 +267,9 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
       }),
       PUT: writeVerb(rules.update, doc('update'), async (ctx) => {
         const s = scopeOf(ctx);
-        const before = found(def, s, ctx.params[def.idField]);
+        const key = ctx.params[def.idField];
+        if (creatableByPut(def, s, key)) return createAt(def, s, key, ctx.body);
+        const before = found(def, s, key);
         const patch = acceptBody(def.fields, ctx.body, 'update');
         refuseAdminOnly(def, s, patch);
         const merged = { ...before.props, ...patch };
@@ -280,6 +293,44 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
     },
   };
   return [listResource, itemResource];
+}
+
+/** PUT on an absent item creates it where the client names keys and the requester may create. */
+function creatableByPut(def: CollectionDef, s: Scope, key: string): boolean {
+  const create = def.rules.create;
+  return (
+    def.clientKey !== undefined &&
+    create !== undefined &&
+    allows(s.principal, create) &&
+    def.backing.get(s, key) === undefined
+  );
+}
+
+/** Creates the record the path names: the body as for POST, with the path's key. */
+async function createAt(def: CollectionDef, s: Scope, key: string, body: unknown): Promise<Outcome> {
+  const given = isRecord(body) ? body : {};
+  const keyField = def.clientKey!;
+  const wanted = def.fields[keyField]?.type === 'integer' ? Number(key) : key;
+  if (given[keyField] !== undefined && given[keyField] !== wanted) {
+    throw invalid('INVALID_FIELD', `Field "${keyField}": must be ${key}, as in the path.`, [
+      { type: 'field', value: keyField },
+    ]);
+  }
+  const withKey = { ...given, [keyField]: wanted };
+  const issue = firstIssue(collectionSchemas(def).create, withKey);
+  if (issue) throw refuseBody(def.fields)(issue);
+  return createRecord(def, s, withKey);
+}
+
+/** POST, and PUT of an absent client-keyed item: 201 with the record and its address. */
+async function createRecord(def: CollectionDef, s: Scope, body: unknown): Promise<Outcome> {
+  const fields = acceptBody(def.fields, body, 'create');
+  if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
+  checkRefs(def.refs, s, fields);
+  def.check?.(s, fields);
+  const id = await def.backing.create(s, fields);
+  const entity = rowEntity(def, s, def.backing.get(s, id)!);
+  return { entity, status: 201, location: (entity.links.self as { href: string }).href };
 }
 
 /** The GET/PUT resource of one system setting. */

@@ -36,6 +36,7 @@ export function jsonCollection(o: JsonCollection): CollectionDef {
     listPath: o.listPath,
     itemPath: o.itemPath,
     idField: o.idField,
+    ...(o.naturalKey ? { clientKey: o.idField } : {}),
     fields: {
       [o.idField]: idSpec,
       ...(o.tenantScoped ? { tenantId: f.int({ readOnly: true, always: true }) } : {}),

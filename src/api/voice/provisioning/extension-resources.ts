@@ -1,14 +1,11 @@
 import type { AutoAttendantAction, ExtensionType, RecordingType } from '../../../directory/model.js';
 import { RECORDING_TYPES } from '../../../directory/model.js';
-import { link } from '../hal/links.js';
 import type { Scope } from './backing.js';
-import { hrefOf } from './collection.js';
 import { PATTERNS, f } from './fields.js';
 import {
   CONFIG,
   CONFIG_U,
   PERSON,
-  T,
   checkMembers,
   checkSite,
   choice,
@@ -27,7 +24,6 @@ export const users = extensionCollection({
   name: 'users',
   segment: 'users',
   ownerField: 'extension',
-  itemGetElsewhere: true,
   fields: {
     firstName: f.str({ required: true, adminOnly: true }),
     lastName: f.str({ default: '', adminOnly: true }),
@@ -94,16 +90,12 @@ export const users = extensionCollection({
         );
     }
   },
-  links: (row) => ({
-    'v1:userPhones': link(hrefOf(`${T}/users/:extension/phones`, { ...row.props, extension: row.id })),
-  }),
 });
 
 export const locations = extensionCollection({
   name: 'locations',
   segment: 'locations',
   ownerField: 'extension',
-  itemGetElsewhere: true,
   fields: {
     name: f.str({ required: true, adminOnly: true }),
     pin: f.str({ required: true, writeOnly: true, ...PATTERNS.pin }),

@@ -85,7 +85,7 @@ export function acceptBody(fields: Fields, body: unknown, mode: Mode): Record<st
   return pick(fields, isRecord(body) ? body : {}, mode);
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function pick(fields: Fields, body: Record<string, unknown>, mode: Mode): Record<string, unknown> {

@@ -32,6 +32,8 @@ const FILTER = Type.Optional(
   }),
 );
 
+const LOCATION = { description: 'The new record’s address.', schema: Type.String(), required: true };
+
 const ACRONYMS: Record<string, string> = {
   aa: 'auto-attendant',
   vm: 'voicemail',
@@ -121,9 +123,7 @@ export function collectionDoc(def: CollectionDef, op: CollectionOp): VerbDoc {
           '201': {
             description: `The new ${record} record.`,
             schema: schemas.item,
-            headers: {
-              Location: { description: 'The new record’s address.', schema: Type.String(), required: true },
-            },
+            headers: { Location: LOCATION },
           },
         },
       };
@@ -136,17 +136,33 @@ export function collectionDoc(def: CollectionDef, op: CollectionOp): VerbDoc {
         query: Type.Object({ expand: EXPAND }),
         responses: { '200': { description: `The ${record} record.`, schema: schemas.item } },
       };
-    case 'update':
+    case 'update': {
+      const creates = def.clientKey !== undefined && def.rules.create !== undefined;
+      const create = creates
+        ? ` The client names the key: on an absent ${record}, the body is a create body (${def.clientKey} taken from the path) and ${who(def.rules.create!).replace('Allowed to', 'those allowed to create')} get 201 with Location; the others 404.`
+        : ' An absent record is 404: the server assigns keys.';
       return {
         ...base,
         operationId: `update${One}`,
-        summary: `Change ${article(record)}`,
-        description: `${who(def.rules.update!)} Only the properties given change.${refs}${own}`,
+        summary: creates ? `Change ${article(record)}, or create it` : `Change ${article(record)}`,
+        description: `${who(def.rules.update!)} Only the properties given change.${create}${refs}${own}`,
         body: schemas.update,
         bodyRequired: false,
         refuse: refuseBody(def.fields),
-        responses: { '200': { description: `The ${record} record as changed.`, schema: schemas.item } },
+        responses: {
+          '200': { description: `The ${record} record as changed.`, schema: schemas.item },
+          ...(creates
+            ? {
+                '201': {
+                  description: `The new ${record} record, created at the path.`,
+                  schema: schemas.item,
+                  headers: { Location: LOCATION },
+                },
+              }
+            : {}),
+        },
       };
+    }
     case 'remove':
       return {
         ...base,

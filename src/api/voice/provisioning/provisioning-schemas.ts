@@ -164,6 +164,8 @@ function embedded(def: CollectionDef | SingletonDef): Record<string, TSchema> {
     const target = collectionSchemas(ref.target()).summary;
     out[name] = isMany(def, ref) ? Type.Array(target) : target;
   }
+  if ('children' in def)
+    for (const [name, child] of Object.entries(def.children ?? {})) out[name] = child.schema;
   return out;
 }
 

@@ -70,7 +70,7 @@ export const tenantBacking: Backing = {
     const tenantId =
       typeof fields.tenantId === 'number'
         ? fields.tenantId
-        : Math.max(1000, ...dir.tenants().map((t) => t.tenantId)) + 1;
+        : Math.max(1000, ...dir.idsEverUsed('tenant').map(Number).filter(Number.isInteger)) + 1;
     if (dir.tenant(tenantId)) {
       throw conflict('TENANT_EXISTS', `Tenant ${tenantId} already exists.`, [
         { type: 'field', value: 'tenantId' },

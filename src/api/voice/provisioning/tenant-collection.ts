@@ -95,6 +95,8 @@ export function extensionCollection(o: ExtensionRow): CollectionDef {
   return tenantCollection({
     ...rest,
     idField,
+    // The client chooses the extension number: PUT on an absent one creates it.
+    clientKey: 'extension',
     summary: rest.summary ?? [idField, 'name'],
     fields: {
       extension: f.str({ required: true, ...PATTERNS.digits }),

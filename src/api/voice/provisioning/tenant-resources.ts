@@ -1,10 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import { conflict } from '../../../core/errors.js';
+import { UserPhoneSchema } from '../directory/directory-schemas.js';
 import { type Principal, allows } from '../../../core/permissions.js';
 import { type Device, type Did, PHONE_MODELS } from '../../../directory/model.js';
 import { link } from '../hal/links.js';
-import type { Links } from '../hal/model.js';
-import { type Scope, jsonKindBacking, nextNumericId, staticBacking } from './backing.js';
-import { type CollectionDef, hrefOf } from './collection.js';
+import type { Entity, Links } from '../hal/model.js';
+import { type Row, type Scope, jsonKindBacking, nextNumericId, staticBacking, unusedId } from './backing.js';
+import { type CollectionDef, hrefOf, listSchema, rowEntity } from './collection.js';
 import { acds, autoAttendants, callGroups, locations, users } from './extension-resources.js';
 import { type Fields, PATTERNS, f } from './fields.js';
 import { tenantBacking } from './tenant-backing.js';
@@ -82,14 +84,7 @@ const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
       if (typeof out.macAddress === 'string') out.macAddress = normalMac(out.macAddress);
       return out;
     },
-    newId: (s, w) => {
-      const base = `ph${s.tenantId}-${String(w.ownerExtension)}`;
-      const taken = (id: string) => s.runtime.directory.device(id) !== undefined;
-      if (!taken(base)) return base;
-      let n = 2;
-      while (taken(`${base}-${n}`)) n++;
-      return `${base}-${n}`;
-    },
+    newId: (s, w) => unusedId(s, 'device', `ph${s.tenantId}-${String(w.ownerExtension)}`),
   });
 
 function checkPhone(s: Scope, rec: Record<string, unknown>, before?: { id: string }): void {
@@ -116,6 +111,21 @@ const phones = tenantCollection({
   },
 });
 
+/**
+ * The phones of one extension as the phone resource renders them: the one representation of a
+ * phone, embedded in users and extensions and listed as a user's phones.
+ */
+export function phonesOf(s: Scope, ext: string): Entity[] {
+  const rows = s.runtime.directory
+    .devicesOf(s.tenantId!, ext)
+    .map((d) => phones.backing.get(s, d.id))
+    .filter((r): r is Row => r !== undefined);
+  return rows.map((r) => rowEntity(phones, s, r));
+}
+
+/** What `filter` may name on a phone. */
+export const phoneFilterSchema = () => listSchema(phones);
+
 const userPhones: CollectionDef = {
   ...phones,
   name: 'userPhones',
@@ -141,7 +151,7 @@ const dids = tenantCollection({
     tenantScoped: true,
     toWire: (e) => ({ number: (e as unknown as Did).number, extension: (e as unknown as Did).targetExt }),
     fromWire: (w) => rename(w, { extension: 'targetExt' }),
-    newId: (s, w) => `did-${s.tenantId}-${String(w.number).replace(/\D/g, '')}`,
+    newId: (s, w) => unusedId(s, 'did', `did-${s.tenantId}-${String(w.number).replace(/\D/g, '')}`),
   }),
   check(s, rec, before) {
     const dir = s.runtime.directory;
@@ -175,11 +185,7 @@ const parkLocationRanges = tenantCollection({
     kind: 'parkRange',
     idField: 'parkLocationRangeId',
     tenantScoped: true,
-    newId: (s) =>
-      nextNumericId(
-        s.runtime.directory.list('parkRange').map((r) => r.id),
-        `park-${s.tenantId}-`,
-      ),
+    newId: (s) => nextNumericId(s.runtime.directory, 'parkRange', `park-${s.tenantId}-`),
   }),
   check(s, rec, before) {
     const first = rec.first as number;
@@ -212,11 +218,7 @@ function sites(kind: 'static' | 'dynamic'): CollectionDef {
       select: (e) => e.kind === kind,
       toWire: ({ id: _i, tenantId: _t, kind: _k, ...rest }) => rest,
       fromWire: (w) => ({ ...w, kind }),
-      newId: (s) =>
-        nextNumericId(
-          s.runtime.directory.list('site').map((r) => r.id),
-          `site-${s.tenantId}-`,
-        ),
+      newId: (s) => nextNumericId(s.runtime.directory, 'site', `site-${s.tenantId}-`),
     }),
   });
 }
@@ -335,10 +337,29 @@ const phoneModels = tenantCollection({
   ),
 });
 
+/**
+ * Users and locations embed their phones and link their extension and phone list: the one
+ * representation of a user, for GET, the users list expanded, and the answers to POST and PUT.
+ */
+function withPhones(def: CollectionDef): CollectionDef {
+  const own = def.links;
+  return {
+    ...def,
+    links: (row, s) => ({
+      ...own?.(row, s),
+      'v1:extension': link(hrefOf(`${T}/extensions/:extension`, { ...row.props, extension: row.id })),
+      'v1:userPhones': link(hrefOf(`${T}/users/:extension/phones`, { ...row.props, extension: row.id })),
+    }),
+    children: {
+      phones: { schema: Type.Array(UserPhoneSchema), of: (row, s) => phonesOf(s, row.id) },
+    },
+  };
+}
+
 /** The collections of a tenant, linked from the tenant resource. */
 export const TENANT_COLLECTIONS: Record<string, CollectionDef> = {
-  users,
-  locations,
+  users: withPhones(users),
+  locations: withPhones(locations),
   callGroups,
   acds,
   autoAttendants,
@@ -388,7 +409,10 @@ export const tenants: CollectionDef = {
     update: ['UT:TBAM', 'ST:TBAM'],
     remove: ['UT:TBAM'],
   },
-  itemGetElsewhere: true,
   backing: tenantBacking,
-  links: (row, s) => tenantCollectionLinks(row.id, s.principal),
+  // The one representation of a tenant (GET, the list expanded, POST and PUT answers).
+  links: (row, s) => ({
+    'v1:extensions': link(hrefOf(`${T}/extensions`, { tenantId: row.id })),
+    ...tenantCollectionLinks(row.id, s.principal),
+  }),
 };
