@@ -13,6 +13,7 @@ import {
   InternalErrorBodySchema,
   NotFoundBodySchema,
   PayloadTooLargeBodySchema,
+  UnsupportedMediaTypeBodySchema,
   QuirkErrorBodySchema,
   UnauthorizedBodySchema,
 } from './error-schemas.js';
@@ -109,6 +110,7 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
   app.route({
     method: def.method,
     url: def.url,
+    ...(doc.bodyContentTypes ? { config: { mediaTypes: doc.bodyContentTypes } } : {}),
     handler: async (req, reply) => {
       if (quirk === 'successTrue' || (typeof quirk === 'object' && quirk.successTrueFor(req.body))) {
         useSuccessTrue400(req);
@@ -164,6 +166,14 @@ function errorResponses<B extends TSchema | undefined, Q extends TObject | undef
     ...(notFound ? { '404': json(notFound, NotFoundBodySchema) } : {}),
     ...(hasBody
       ? { '413': json('The body is larger than the server accepts.', PayloadTooLargeBodySchema) }
+      : {}),
+    ...(def.method !== 'GET'
+      ? {
+          '415': json(
+            `The Content-Type is not ${(doc.bodyContentTypes ?? ['application/json']).join(' or ')} (none is fine without a body).`,
+            UnsupportedMediaTypeBodySchema,
+          ),
+        }
       : {}),
     '500': json('An unexpected failure.', InternalErrorBodySchema),
     '503': {

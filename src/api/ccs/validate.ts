@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { ownValue } from '../../core/own.js';
 import { firstIssue } from '../schema/validate.js';
 import { MAX_COUNT } from './request-values.js';
 
@@ -44,14 +45,16 @@ function discriminated(schema: TSchema, value: unknown): TSchema | string {
 function schemaAt(schema: TSchema, field: string): TSchema | undefined {
   let s: TSchema | undefined = schema;
   for (const part of field ? field.split('.') : []) {
-    s = s?.type === 'array' ? s.items : s?.properties?.[part];
+    s = s?.type === 'array' ? s.items : ownValue(s?.properties, part);
   }
   return s;
 }
 
 function valueAt(value: unknown, field: string): unknown {
   let v = value;
-  for (const part of field ? field.split('.') : []) v = (v as Record<string, unknown> | undefined)?.[part];
+  for (const part of field ? field.split('.') : []) {
+    v = v !== null && typeof v === 'object' ? ownValue(v as Record<string, unknown>, part) : undefined;
+  }
   return v;
 }
 
