@@ -24,6 +24,8 @@ export interface Config {
   lockoutWindowMs: number;
   lockoutPeriodMs: number;
   bodyLimitBytes: number;
+  /** Provisioned records per collection and tenant (voice POST answers 409 LIMIT_REACHED above). */
+  maxRecords: number;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -119,6 +121,7 @@ export const OPTIONS: Option[] = [
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
+  intOpt('maxRecords', '--max-records', 'provisioned records per collection and tenant (409 above)', 1),
 ];
 
 export const DEFAULTS: Config = {
@@ -139,6 +142,7 @@ export const DEFAULTS: Config = {
   lockoutWindowMs: 1_800_000,
   lockoutPeriodMs: 3_600_000,
   bodyLimitBytes: 1_048_576,
+  maxRecords: 2000,
   seed: true,
 };
 

@@ -18,6 +18,7 @@ import {
   UnauthorizedBodySchema,
 } from './error-schemas.js';
 import { badRequest, useSuccessTrue400 } from './errors.js';
+import { bounded } from '../schema/bounds.js';
 import { invalidReason } from './validate.js';
 
 export const CC_DOCUMENT = 'contact-center';
@@ -93,6 +94,7 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
 ): void {
   const { doc } = def;
   const quirk = def.badRequestBody ?? 'normal';
+  for (const s of [doc.params, doc.query, doc.body]) bounded(s);
   runtime.docs.addOperation(CC_DOCUMENT, {
     method: def.method,
     path: app.prefix + def.url,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -23,6 +24,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   runtime.docs.defineOpenApi(CC_OPENAPI);
 
   app.setErrorHandler(ccErrorHandler);
+  capBodies(app, runtime.config.bodyLimitBytes);
   app.setNotFoundHandler((req, reply) => sendCcError(req, reply, 404, 'Not Found'));
   // Writes are JSON; the token grant also takes a form (its route's config.mediaTypes).
   requireJsonWrites(app);

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ownValue } from '../../core/own.js';
+import { PATTERN_WORDS } from '../schema/bounds.js';
 import { firstIssue } from '../schema/validate.js';
 import { MAX_COUNT } from './request-values.js';
 
@@ -15,6 +16,7 @@ export function invalidReason(schema: TSchema, value: unknown): string | undefin
   const issue = firstIssue(chosen, value);
   if (!issue) return undefined;
   if (issue.missing) return `${issue.field} is required`;
+  if (issue.bound) return issue.field ? `${issue.field} ${issue.bound}` : issue.message.replace(/\.$/, '');
   const at = schemaAt(chosen, issue.field);
   const given = valueAt(value, issue.field);
   if (at?.type === 'string' && typeof at.minLength === 'number' && given === '') {
@@ -65,7 +67,7 @@ function expected(s: TSchema): string | undefined {
   if (!members) {
     if (s.type !== 'string') return undefined;
     if (s.format === 'uuid') return 'a uuid';
-    if (!s.pattern) return 'text';
+    if (!s.pattern || ownValue(PATTERN_WORDS, s.pattern as string)) return 'text';
     return Array.isArray(s.examples) ? `like ${String(s.examples[0])}` : undefined;
   }
   if (members.every((m) => 'const' in m)) return orList(members.map((m) => String(m.const)));

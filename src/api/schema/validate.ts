@@ -1,6 +1,8 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
+import { ownValue } from '../../core/own.js';
+import { PATTERN_WORDS } from './bounds.js';
 
 // TypeBox knows no string formats and fails every value of an unknown one: the formats the
 // schemas use are registered here, with the meaning the documents give them (JSON Schema, RFC 3339).
@@ -19,6 +21,8 @@ export interface SchemaIssue {
   missing: boolean;
   /** A sentence naming the field and what was expected. */
   message: string;
+  /** When a size or character rule (bounds.ts) failed: its words (`must be at most 255 characters`). */
+  bound?: string;
 }
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
@@ -45,13 +49,22 @@ export function firstIssue(schema: TSchema, value: unknown): SchemaIssue | undef
   if (!error) return { field: '', missing: false, message: 'The value is not valid.' };
   const field = error.path.split('/').filter(Boolean).join('.');
   const missing = error.type === ValueErrorType.ObjectRequiredProperty;
-  const expected = describeExpected(error.schema);
+  const bound = boundWords(error.type, error.schema);
+  const expected = bound ?? describeExpected(error.schema);
   const message = missing
     ? `${field} is required.`
     : field
       ? `${field}: ${expected ?? error.message.toLowerCase()}.`
       : `The body ${expected ?? error.message.toLowerCase()}.`;
-  return { field, missing, message };
+  return bound ? { field, missing, message, bound } : { field, missing, message };
+}
+
+/** The words of a failed size or character rule (bounds.ts), when that is what failed. */
+function boundWords(type: ValueErrorType, schema: TSchema): string | undefined {
+  if (type === ValueErrorType.StringMaxLength) return `must be at most ${schema.maxLength} characters`;
+  if (type === ValueErrorType.ArrayMaxItems) return `must have at most ${schema.maxItems} items`;
+  if (type === ValueErrorType.StringPattern) return ownValue(PATTERN_WORDS, schema.pattern as string);
+  return undefined;
 }
 
 /** Plain words for the common cases; TypeBox's own message otherwise. */

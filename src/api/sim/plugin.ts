@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { parseJsonOrEmpty, requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { requireTelcoAdmin } from './auth.js';
 import { controlRoutes } from './control-routes.js';
 import { deviceRoutes } from './device-routes.js';
@@ -16,6 +17,7 @@ import { pstnRoutes } from './pstn-routes.js';
 export async function simApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   opts.runtime.docs.defineOpenApi(SIM_OPENAPI);
   registerSimErrors(app);
+  capBodies(app, opts.runtime.config.bodyLimitBytes);
   // Writes are JSON or bodiless without a type: a web page cannot reset the simulator with a form.
   requireJsonWrites(app);
   // Bodyless POSTs are common here (answer, hangup, reset): an empty JSON body is no body.

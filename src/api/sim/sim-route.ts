@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../../core/errors.js';
 import type { Runtime } from '../../server/runtime.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
+import { bounded } from '../schema/bounds.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
 import { SimErrorSchema } from './sim-schemas.js';
@@ -68,6 +69,7 @@ export function simRoute<
   B extends TSchema | undefined = undefined,
 >(app: FastifyInstance, runtime: Runtime, route: SimRoute<P, B>): void {
   const bodyRequired = route.bodyRequired ?? true;
+  for (const s of [route.params, route.body]) bounded(s);
   runtime.docs.addOperation(SIM_OPENAPI.name, {
     method: route.method,
     path: `${app.prefix}${route.url}`,

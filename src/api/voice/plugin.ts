@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
 import { limitsFor, registerRestLimits } from '../limits/index.js';
 import { parseJsonOrEmpty, requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { callResources } from './calls/call-resources.js';
 import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
@@ -32,6 +33,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   app.addHook('onClose', async () => stopFanout());
 
   registerProblemHandlers(app);
+  capBodies(app, runtime.config.bodyLimitBytes);
   // Requests are JSON (spec: Media); anything else is 415, even without a body.
   requireJsonWrites(app);
   app.removeContentTypeParser('text/plain');

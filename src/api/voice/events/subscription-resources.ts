@@ -6,6 +6,7 @@ import { fillTemplate, link } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
 import { Type } from '@sinclair/typebox';
+import { atMost, LIMITS } from '../../schema/bounds.js';
 import type { ResponseDoc } from '../../schema/openapi.js';
 import { halQuery } from '../hal/hal-schemas.js';
 import { checkAccount } from './account-rules.js';
@@ -271,6 +272,8 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
               ctx.principal,
               ctx.runtime.directory,
             );
+            if (!set.accounts[kind].has(a))
+              atMost(set.accounts[kind].size, LIMITS.arrayItems, 'accounts in one set');
             set.accounts[kind].add(a);
             if (kind === 'park' && set.parkScope === 'none') set.parkScope = 'set';
             reindex(ctx, set);
@@ -366,6 +369,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
                 socket.ws.send(frame);
               },
             };
+            atMost(socket.sets.size, LIMITS.subscriptionSetsPerSocket, 'subscription sets on one WebSocket');
             socket.sets.set(set.id, set);
             // DESIGN §3.6: 200 (as the spec's sample shows) with a Location header.
             return { entity: setEntity(set), status: 200, location: setHref(set) };

@@ -37,4 +37,3 @@ export function embedValue(e: Entity, name: string): Embed | undefined {
   const v = ownValue(e.embeds, name);
   return typeof v === 'function' ? v() : v;
 }
-

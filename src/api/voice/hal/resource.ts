@@ -7,6 +7,7 @@ import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
+import { bounded } from '../../schema/bounds.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -113,6 +114,7 @@ function registerResource(app: FastifyInstance, def: ResourceDef, deps: Registry
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
   for (const verb of supported) {
     const vd = def.verbs[verb]!;
+    if (vd.doc) for (const s of [vd.doc.params, vd.doc.query, vd.doc.body]) bounded(s);
     if (vd.doc && deps.openapi) document(deps, def.path, verb, vd.doc);
     app.route({
       method: verb,

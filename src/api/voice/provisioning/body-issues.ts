@@ -1,4 +1,5 @@
 import { invalid } from '../../../core/errors.js';
+import { ownValue } from '../../../core/own.js';
 import type { SchemaIssue } from '../../schema/validate.js';
 import type { FieldSpec, Fields } from './fields.js';
 import { enumValues } from './provisioning-schemas.js';
@@ -15,7 +16,9 @@ export function refuseBody(fields: Fields): (issue: SchemaIssue) => Error {
     const segments = issue.field.split('.');
     const field = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
     const spec = specAt(fields, segments);
-    const detail = issue.missing ? 'is required' : spec ? expected(spec) : issue.message.replace(/\.$/, '');
+    const detail = issue.missing
+      ? 'is required'
+      : (issue.bound ?? (spec ? expected(spec) : issue.message.replace(/\.$/, '')));
     return invalid('INVALID_FIELD', `Field "${field}": ${detail}.`, [{ type: 'field', value: field }]);
   };
 }
@@ -26,7 +29,7 @@ function specAt(fields: Fields, segments: string[]): FieldSpec | undefined {
   let scope: Fields | undefined = fields;
   for (const segment of segments) {
     if (/^\d+$/.test(segment)) spec = spec?.type === 'list' ? spec.of : undefined;
-    else spec = scope?.[segment];
+    else spec = ownValue(scope, segment);
     scope = spec?.type === 'object' ? spec.fields : undefined;
     if (!spec) return undefined;
   }

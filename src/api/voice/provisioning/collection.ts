@@ -1,4 +1,5 @@
 import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
+import { atMost } from '../../schema/bounds.js';
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema, Links } from '../hal/model.js';
@@ -235,6 +236,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
       }),
       POST: writeVerb(rules.create, doc('create'), async (ctx) => {
         const s = scopeOf(ctx);
+        atMost(backing.list(s).length, ctx.runtime.config.maxRecords, `${def.name} records here`);
         const fields = acceptBody(def.fields, ctx.body, 'create');
         if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
         checkRefs(def.refs, s, fields);
