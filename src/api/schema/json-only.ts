@@ -3,7 +3,7 @@
  * browser asking the server first (a CORS "simple request"); only such types reach a server
  * unasked. So every state-changing request (POST, PUT, PATCH, DELETE) must carry JSON, or no
  * content type at all when it has no body. Anything else is refused with 415 before the body is
- * read, before authentication, in the API's own error shape. A route that the specification lets
+ * read (after authentication), in the API's own error shape. A route that the specification lets
  * take another type (the contact-center token grant takes a form) names its types in
  * `config.mediaTypes`.
  */
@@ -43,12 +43,20 @@ export function mediaTypeRefusal(req: FastifyRequest): string | undefined {
     : `Content-Type ${type || '(empty)'} is not accepted here; send ${allowed.join(' or ')}.`;
 }
 
-/** Refuses state-changing requests that are not JSON (415) on every route of `app`. */
+/**
+ * Refuses state-changing requests that are not JSON (415) on every route of `app` registered
+ * after this call. A route hook, only on routes that take a write method: reads pay nothing.
+ */
 export function requireJsonWrites(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, _reply, done) => {
-    const refusal = mediaTypeRefusal(req);
-    done(refusal === undefined ? undefined : new UnsupportedMediaTypeError(refusal));
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((m) => WRITES.has(m))) return;
+    route.onRequest = [refuseForeignMediaType, ...[route.onRequest ?? []].flat()];
   });
+}
+
+function refuseForeignMediaType(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
+  const refusal = mediaTypeRefusal(req);
+  done(refusal === undefined ? undefined : new UnsupportedMediaTypeError(refusal));
 }
 
 /**

@@ -44,9 +44,9 @@ describe('state-changing requests are JSON only (415)', () => {
         assert.equal(r.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
       }
     }
-    // Unauthenticated too: the refusal comes before anything else.
+    // Without credentials the request goes no further than authentication.
     const anon = await send(s, 'POST', '/sim/v1/clock/advance', { 'content-type': 'text/plain' }, '{"ms":5}');
-    assert.equal(anon.status, 415);
+    assert.equal(anon.status, 401);
     // A body without any type is refused; bodyless without a type, or JSON, is fine.
     const untyped = await s.fetch('/sim/v1/clock/advance', {
       method: 'POST',
@@ -73,7 +73,7 @@ describe('state-changing requests are JSON only (415)', () => {
       ['POST', '/api/v1/calls'],
       ['PUT', '/api/v1/tenants/1001/users/101'],
       ['DELETE', '/api/v1/tenants/1001/users/101'],
-      ['POST', '/api/v1/subscriptionsets'],
+      ['POST', '/api/v1/sendmessage/tenants/1001/alertusers'],
     ];
     for (const [method, path] of cases) {
       for (const type of FOREIGN) {
@@ -102,7 +102,7 @@ describe('state-changing requests are JSON only (415)', () => {
     for (const [method, path] of [
       ['PUT', '/tenants/1001/extensions/101'],
       ['POST', '/tenants/1001/text_count'],
-      ['PUT', '/agent_state'],
+      ['POST', '/agent_state'],
     ] as const) {
       for (const type of FOREIGN) {
         const r = await send(s, method, `${BASE}${path}`, { ...bearer, 'content-type': type }, 'a=1');
