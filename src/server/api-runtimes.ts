@@ -22,6 +22,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
     telemetry: runtime.telemetry,
+    config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };
 }
@@ -52,6 +53,7 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     contactCenter: runtime.contactCenter,
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
+    config: runtime.config,
     resetToDemo: () => runtime.resetToDemo(),
   };
 }

@@ -33,6 +33,8 @@ export interface Config {
   corsOrigins: string[];
   /** `GET /metrics` needs HTTP Basic of a telco administrator. */
   metricsAuth: boolean;
+  /** Provisioned records per collection and tenant (voice POST answers 409 LIMIT_REACHED above). */
+  maxRecords: number;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -155,6 +157,7 @@ export const OPTIONS: Option[] = [
     type: 'bool',
     help: 'GET /metrics needs Basic credentials of a telco administrator',
   },
+  intOpt('maxRecords', '--max-records', 'provisioned records per collection and tenant (409 above)', 1),
 ];
 
 export const DEFAULTS: Config = {
@@ -180,6 +183,7 @@ export const DEFAULTS: Config = {
   eventRetentionBytes: 8_388_608,
   corsOrigins: [],
   metricsAuth: false,
+  maxRecords: 2000,
   seed: true,
 };
 

@@ -13,10 +13,12 @@ import {
   InternalErrorBodySchema,
   NotFoundBodySchema,
   PayloadTooLargeBodySchema,
+  UnsupportedMediaTypeBodySchema,
   QuirkErrorBodySchema,
   UnauthorizedBodySchema,
 } from './error-schemas.js';
 import { badRequest, useSuccessTrue400 } from './errors.js';
+import { bounded } from '../schema/bounds.js';
 import { invalidReason } from './validate.js';
 import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
 
@@ -101,6 +103,7 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
     bodyRequired: true,
     query: doc.query,
     doc: { ...doc, responses: errorResponses(def, def.badRequestBody ?? 'normal') },
+    ...(doc.bodyContentTypes ? { config: { mediaTypes: doc.bodyContentTypes } } : {}),
     handle: (input, req, reply) => def.handler(req, input as CcInput<B, Q>, reply),
   });
 }
@@ -182,6 +185,14 @@ function errorResponses<B extends TSchema | undefined, Q extends TObject | undef
     ...(notFound ? { '404': json(notFound, NotFoundBodySchema) } : {}),
     ...(hasBody
       ? { '413': json('The body is larger than the server accepts.', PayloadTooLargeBodySchema) }
+      : {}),
+    ...(def.method !== 'GET'
+      ? {
+          '415': json(
+            `The Content-Type is not ${(doc.bodyContentTypes ?? ['application/json']).join(' or ')} (none is fine without a body).`,
+            UnsupportedMediaTypeBodySchema,
+          ),
+        }
       : {}),
     '500': json('An unexpected failure.', InternalErrorBodySchema),
     '503': {

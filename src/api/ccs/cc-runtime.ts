@@ -30,7 +30,7 @@ export interface CcRuntime {
   limits: Limits;
   /** The server's event journal and resumable sessions, opened once (docs/events.md). */
   continuity: Promise<Continuity>;
-  config: { wsConnectTimeoutMs: number };
+  config: { wsConnectTimeoutMs: number; bodyLimitBytes: number };
   /** The operator's counters and gauges (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */

@@ -64,6 +64,12 @@ export const PayloadTooLargeBodySchema = Type.Object(
 );
 export type PayloadTooLargeBody = Static<typeof PayloadTooLargeBodySchema>;
 
+/** A write whose Content-Type is not JSON (docs/decisions.md: JSON-only writes). */
+export const UnsupportedMediaTypeBodySchema = Type.Object(
+  { success: Type.Literal(false), reason: Type.Literal('Unsupported Media Type') },
+  { $id: 'UnsupportedMediaTypeBody', additionalProperties: false },
+);
+
 export const UpgradeRequiredBodySchema = Type.Object(
   { success: Type.Literal(false), reason: Type.Literal('Upgrade Required') },
   { $id: 'UpgradeRequiredBody', additionalProperties: false },

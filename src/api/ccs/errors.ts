@@ -56,6 +56,8 @@ export function ccErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fa
     if (status) return sendCcError(req, reply, status, fixed ?? err.message);
   }
   if (isBodyTooLarge(err)) return reply.code(413).send({ success: false, reason: 'Payload Too Large' });
+  if (err.statusCode === 415)
+    return reply.code(415).send({ success: false, reason: 'Unsupported Media Type' });
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return sendCcError(req, reply, 400, err.message);
   }

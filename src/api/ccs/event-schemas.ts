@@ -7,6 +7,7 @@ import {
   PhoneStateValueSchema,
   QueueStateValueSchema,
 } from './agent-schemas.js';
+import { bounded } from '../schema/bounds.js';
 import { EventCallSchema } from './call-schemas.js';
 import { Hms, IsoZoned, Uuid, UuidOrEmpty } from './common-schemas.js';
 import { ConnectResumeSchema } from './cc-resume.js';
@@ -14,13 +15,16 @@ import { CATEGORIES, EVENT_NAMES } from './event-frames.js';
 
 // ---- frames the client sends --------------------------------------------------------------------
 
-export const ConnectRequestSchema = Type.Object(
-  {
-    request: Type.Literal('connect'),
-    token: Type.String({ minLength: 1, description: 'An access token from `POST /6/v2/api/oauth/token`.' }),
-    resume: Type.Optional(ConnectResumeSchema),
-  },
-  { $id: 'ConnectRequest' },
+// Frames a client sends are bounded like request bodies (bounds.ts).
+export const ConnectRequestSchema = bounded(
+  Type.Object(
+    {
+      request: Type.Literal('connect'),
+      token: Type.String({ minLength: 1, description: 'An access token from `POST /6/v2/api/oauth/token`.' }),
+      resume: Type.Optional(ConnectResumeSchema),
+    },
+    { $id: 'ConnectRequest' },
+  ),
 );
 export type ConnectRequest = Static<typeof ConnectRequestSchema>;
 
@@ -29,16 +33,18 @@ const EVENT_OR_CATEGORY = [
   ...Object.values(CATEGORIES).map((c) => c.wire),
 ] as string[];
 
-export const SubscribeRequestSchema = Type.Object(
-  {
-    request: Type.Literal('subscribe'),
-    events: Type.Array(Type.Union(EVENT_OR_CATEGORY.map((n) => Type.Literal(n))), {
-      description:
-        'Event names and category names (`agent`, `call`, `inbound_queue`: every event of it). ' +
-        'Replaces the previous selection; permissions still apply.',
-    }),
-  },
-  { $id: 'SubscribeRequest' },
+export const SubscribeRequestSchema = bounded(
+  Type.Object(
+    {
+      request: Type.Literal('subscribe'),
+      events: Type.Array(Type.Union(EVENT_OR_CATEGORY.map((n) => Type.Literal(n))), {
+        description:
+          'Event names and category names (`agent`, `call`, `inbound_queue`: every event of it). ' +
+          'Replaces the previous selection; permissions still apply.',
+      }),
+    },
+    { $id: 'SubscribeRequest' },
+  ),
 );
 export type SubscribeRequest = Static<typeof SubscribeRequestSchema>;
 

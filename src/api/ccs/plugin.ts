@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { CcRuntime } from './cc-runtime.js';
 import { registerRestLimits } from '../limits/index.js';
 import { notePrincipal } from '../auth/request-principal.js';
+import { requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -23,7 +25,10 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
   runtime.docs.defineOpenApi(CC_OPENAPI);
 
   app.setErrorHandler(ccErrorHandler);
+  capBodies(app, runtime.config.bodyLimitBytes);
   app.setNotFoundHandler((req, reply) => sendCcError(req, reply, 404, 'Not Found'));
+  // Writes are JSON; the token grant also takes a form (its route's config.mediaTypes).
+  requireJsonWrites(app);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(text))));
   });

@@ -1,4 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
+import { ownValue } from '../../core/own.js';
+import { PATTERN_WORDS } from '../schema/bounds.js';
 import { firstIssue } from '../schema/validate.js';
 import { MAX_COUNT } from './request-values.js';
 
@@ -14,6 +16,7 @@ export function invalidReason(schema: TSchema, value: unknown): string | undefin
   const issue = firstIssue(chosen, value);
   if (!issue) return undefined;
   if (issue.missing) return `${issue.field} is required`;
+  if (issue.bound) return issue.field ? `${issue.field} ${issue.bound}` : issue.message.replace(/\.$/, '');
   if (!issue.field) return issue.message.replace(/\.$/, '');
   // Length and range rules are the schema's own words; the other rules read best in this API's.
   if (issue.rule === 'minLength' || issue.rule === 'maxLength') return `${issue.field} ${issue.expected}`;
@@ -42,7 +45,7 @@ function discriminated(schema: TSchema, value: unknown): TSchema | string {
 function schemaAt(schema: TSchema, field: string): TSchema | undefined {
   let s: TSchema | undefined = schema;
   for (const part of field ? field.split('.') : []) {
-    s = s?.type === 'array' ? s.items : s?.properties?.[part];
+    s = s?.type === 'array' ? s.items : ownValue(s?.properties, part);
   }
   return s;
 }
@@ -54,7 +57,7 @@ function expected(s: TSchema): string | undefined {
   if (!members) {
     if (s.type !== 'string') return undefined;
     if (s.format === 'uuid') return 'a uuid';
-    if (!s.pattern) return 'text';
+    if (!s.pattern || ownValue(PATTERN_WORDS, s.pattern as string)) return 'text';
     return Array.isArray(s.examples) ? `like ${String(s.examples[0])}` : undefined;
   }
   if (members.every((m) => 'const' in m)) return orList(members.map((m) => String(m.const)));

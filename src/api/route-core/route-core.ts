@@ -1,6 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
+import { bounded } from '../schema/bounds.js';
 import type { HttpMethod, OperationDoc } from '../schema/openapi.js';
 import type { ApiDocs } from '../schema/registry.js';
 
@@ -39,6 +40,8 @@ export interface CoreRoute<D, I, O> {
   query?: TObject | undefined;
   /** The operation in the API's OpenAPI document; the core adds method, path and the schemas above. */
   doc?: RouteDoc | undefined;
+  /** Fastify route config (e.g. `mediaTypes`, schema/json-only.ts). */
+  config?: Record<string, unknown> | undefined;
   handle(input: I, req: FastifyRequest, reply: FastifyReply): O | Promise<O>;
 }
 
@@ -85,6 +88,8 @@ export function addRoute<D, I, O, S>(
   adapter: RouteAdapter<D, I, O, S>,
   route: CoreRoute<D, I, O>,
 ): void {
+  // Every string, array and name of every route's input gets its size and characters (bounds.ts).
+  for (const schema of [route.params, route.query, route.body]) bounded(schema);
   if (route.doc) document(docs, adapter.document, app.prefix, route, route.doc);
   const { def, bodyRequired } = route;
   const paramsSchema = route.params;
@@ -94,6 +99,7 @@ export function addRoute<D, I, O, S>(
   app.route({
     method: route.method,
     url: route.url,
+    ...(route.config ? { config: route.config } : {}),
     handler: (req, reply) => {
       const principal = adapter.admit(req, def);
       const params = (req.params ?? {}) as Record<string, string>;

@@ -1,6 +1,8 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
+import { ownValue } from '../../core/own.js';
+import { PATTERN_WORDS } from './bounds.js';
 
 // TypeBox knows no string formats and fails every value of an unknown one: the formats the
 // schemas use are registered here, with the meaning the documents give them (JSON Schema, RFC 3339).
@@ -36,6 +38,8 @@ export interface SchemaIssue {
   expected: string;
   /** A sentence naming the field and the rule that failed: `to: must not be empty.` */
   message: string;
+  /** When a size or character rule (bounds.ts) failed: its words (`must be at most 255 characters`). */
+  bound?: string;
 }
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
@@ -78,7 +82,16 @@ export function firstIssue(schema: TSchema, value: unknown): SchemaIssue | undef
     : field
       ? `${field}: ${expected}.`
       : `The body ${expected}.`;
-  return { field, missing, rule, expected, message };
+  const bound = missing ? undefined : boundWords(error.type, error.schema);
+  return bound ? { field, missing, rule, expected, message, bound } : { field, missing, rule, expected, message };
+}
+
+/** The words of a failed size or character rule (bounds.ts), when that is what failed. */
+function boundWords(type: ValueErrorType, schema: TSchema): string | undefined {
+  if (type === ValueErrorType.StringMaxLength) return `must be at most ${schema.maxLength} characters`;
+  if (type === ValueErrorType.ArrayMaxItems) return `must have at most ${schema.maxItems} items`;
+  if (type === ValueErrorType.StringPattern) return ownValue(PATTERN_WORDS, schema.pattern as string);
+  return undefined;
 }
 
 /** The rule an error broke, in plain words for the common cases (TypeBox's own message otherwise). */
@@ -89,9 +102,9 @@ function ruleOf(type: ValueErrorType, schema: TSchema, fallback: string): [Schem
         ? ['minLength', 'must not be empty']
         : ['minLength', `must be at least ${schema.minLength} characters long`];
     case ValueErrorType.StringMaxLength:
-      return ['maxLength', `must be at most ${schema.maxLength} characters long`];
+      return ['maxLength', `must be at most ${schema.maxLength} characters`];
     case ValueErrorType.StringPattern:
-      return ['pattern', `must match ${schema.pattern}`];
+      return ['pattern', ownValue(PATTERN_WORDS, schema.pattern as string) ?? `must match ${schema.pattern}`];
     case ValueErrorType.StringFormat:
       return ['format', `must be a ${schema.format}`];
     case ValueErrorType.IntegerMinimum:

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SimRuntime } from './sim-runtime.js';
+import { parseJsonOrEmpty, requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { requireTelcoAdmin } from './auth.js';
 import { controlRoutes } from './control-routes.js';
 import { deviceRoutes } from './device-routes.js';
@@ -15,17 +17,11 @@ import { pstnRoutes } from './pstn-routes.js';
 export async function simApi(app: FastifyInstance, opts: { runtime: SimRuntime }) {
   opts.runtime.docs.defineOpenApi(SIM_OPENAPI);
   registerSimErrors(app);
+  capBodies(app, opts.runtime.config.bodyLimitBytes);
+  // Writes are JSON or bodiless without a type: a web page cannot reset the simulator with a form.
+  requireJsonWrites(app);
   // Bodyless POSTs are common here (answer, hangup, reset): an empty JSON body is no body.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
-    }
-  });
+  parseJsonOrEmpty(app);
   requireTelcoAdmin(app, opts.runtime.auth);
   // Only the runtime: the options of this plugin also carry its prefix.
   const routes = { runtime: opts.runtime };

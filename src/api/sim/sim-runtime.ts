@@ -16,6 +16,8 @@ export interface SimRuntime {
   contactCenter: Pick<ContactCenter, 'countTextMessage'>;
   docs: ApiDocs;
   auth: Authenticator;
+  /** The operator's body cap. */
+  config: { bodyLimitBytes: number };
   /** Back to the demo world. */
   resetToDemo(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { VoiceRuntime } from './voice-runtime.js';
 import { registerRestLimits } from '../limits/index.js';
+import { parseJsonOrEmpty, requireJsonWrites } from '../schema/json-only.js';
+import { capBodies } from '../schema/bounds.js';
 import { callResources } from './calls/call-resources.js';
 import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
@@ -47,15 +49,13 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   });
 
   registerProblemHandlers(app);
-  // Requests are JSON (spec: Media); anything else is 415.
+  capBodies(app, runtime.config.bodyLimitBytes);
+  // Requests are JSON (spec: Media); anything else is 415, even without a body.
+  requireJsonWrites(app);
   app.removeContentTypeParser('text/plain');
   // "none required" bodies (e.g. POST of a subscription set) may come as an empty body with a
   // JSON content type, as many HTTP clients send them.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body.length === 0 ? done(null, undefined) : json(req, body as string, done),
-  );
+  parseJsonOrEmpty(app);
   registerRestLimits(app, {
     limits: runtime.limits,
     clientKey,

@@ -26,6 +26,8 @@ export interface VoiceRuntime {
   limits: Limits;
   /** The server's event journal and resumable sessions, opened once (docs/events.md). */
   continuity: Promise<Continuity>;
+  /** The operator's settings the API reads: the body cap, the provisioned-record cap. */
+  config: { bodyLimitBytes: number; maxRecords: number };
   /** The operator's counters and gauges (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */

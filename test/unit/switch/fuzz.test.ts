@@ -1,11 +1,12 @@
 /**
- * Property test: random sequences of valid and invalid operations (seeded, reproducible) never
- * corrupt the switch. Every leg's events start with dial/offer and end with exactly one end,
- * nothing follows an end, presence returns to idle, every call leaves exactly one record, and
+ * Property test: random sequences of valid and invalid operations (seeded by fast-check,
+ * replayable with FUZZ_SEED) never corrupt the switch. Every leg's events start with dial/offer
+ * and end with exactly one end, nothing follows an end, presence returns to idle, every call leaves exactly one record, and
  * only DomainErrors escape.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { isDomainError } from '../../../src/core/errors.js';
 import { CALL_REQUESTS, type CallEvent, type PresenceEvent } from '../../../src/switch/types.js';
 import { type Harness, harness, PHONE } from './harness.js';
@@ -258,15 +259,24 @@ function checkInvariants(h: Harness, seed: number): void {
   for (const p of h.sw.snapshot().parkLocations) assert.equal(p.state, 'idle', where);
 }
 
+/**
+ * One fuzz mechanism for the project: fast-check picks the run seeds from FUZZ_SEED (printed;
+ * replay with the same value), as the front-door run does (test/api/inputs/fuzz.test.ts).
+ */
+const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
 describe('switch property test', () => {
-  const seeds = Number(process.env.SWITCH_FUZZ_SEEDS ?? 40);
-  for (let seed = 1; seed <= seeds; seed++) {
-    test(`seed ${seed}: random operations keep the switch consistent`, async () => {
-      const h = await harness();
-      const { refused, ops } = run(h, seed, 400);
-      assert.ok(refused < ops, 'some operations succeed');
-      settle(h);
-      checkInvariants(h, seed);
-    });
-  }
+  test(`random operations keep the switch consistent (FUZZ_SEED=${FUZZ_SEED})`, async (t) => {
+    t.diagnostic(`FUZZ_SEED=${FUZZ_SEED}`);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (seed) => {
+        const h = await harness();
+        const { refused, ops } = run(h, seed, 400);
+        assert.ok(refused < ops, 'some operations succeed');
+        settle(h);
+        checkInvariants(h, seed);
+      }),
+      { seed: FUZZ_SEED, numRuns: Number(process.env.SWITCH_FUZZ_SEEDS ?? 40), endOnFailure: true },
+    );
+  });
 });

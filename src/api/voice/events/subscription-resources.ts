@@ -6,6 +6,7 @@ import { fillTemplate, link } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
 import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
 import { Type } from '@sinclair/typebox';
+import { atMost, LIMITS } from '../../schema/bounds.js';
 import type { ResponseDoc } from '../../schema/openapi.js';
 import { halQuery } from '../hal/hal-schemas.js';
 import { checkAccount } from './account-rules.js';
@@ -266,6 +267,8 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
               ctx.principal,
               ctx.runtime.directory,
             );
+            if (!set.accounts[kind].has(a))
+              atMost(set.accounts[kind].size, LIMITS.arrayItems, 'accounts in one set');
             set.accounts[kind].add(a);
             if (kind === 'park' && set.parkScope === 'none') set.parkScope = 'set';
             reindex(ctx, set);
@@ -349,6 +352,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
           },
           handle: (ctx) => {
             const socket = socketOf(ctx);
+            atMost(socket.sets.size, LIMITS.subscriptionSetsPerSocket, 'subscription sets on one WebSocket');
             const set = sockets.newSet(socket, uuid(), ctx.principal.tenantId!);
             socket.sets.set(set.id, set);
             sockets.changed(socket.id);

@@ -1,4 +1,5 @@
 import { invalid } from '../../../core/errors.js';
+import { ownValue } from '../../../core/own.js';
 import { type Entity, embedValue, type FieldType, type ItemSchema } from './model.js';
 
 /**
@@ -100,16 +101,18 @@ function resolveKey(
   embedAllowed: boolean,
   shown: string,
 ): FieldType | undefined {
+  // Keys come from the client: only own properties of the schema count (never `constructor`,
+  // `__proto__`, `toString`... inherited from Object.prototype).
   let s = schema;
   for (let i = 0; i < path.length - 1; i++) {
-    const next = s.embeds?.[path[i]];
+    const next = ownValue(s.embeds, path[i]);
     if (!next) throw bad(`"${path.slice(0, i + 1).join('.')}" is not an embedded resource`, shown);
     s = next;
   }
   const last = path[path.length - 1];
-  const field = s.fields[last];
+  const field = ownValue(s.fields, last);
   if (field) return field;
-  if (embedAllowed && s.embeds?.[last]) return undefined;
+  if (embedAllowed && ownValue(s.embeds, last)) return undefined;
   throw bad(`unknown key "${path.join('.')}"`, shown);
 }
 
@@ -155,8 +158,8 @@ function valuesAt(entities: Entity[], path: string[]): unknown[] {
   const out: unknown[] = [];
   for (const e of entities) {
     if (rest.length === 0) {
-      if (head in e.props) out.push(e.props[head]);
-      else if (e.resource) out.push(e.resource().props[head]);
+      if (Object.hasOwn(e.props, head)) out.push(e.props[head]);
+      else if (e.resource) out.push(ownValue(e.resource().props, head));
       else out.push(embedValue(e, head));
       continue;
     }

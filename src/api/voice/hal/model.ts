@@ -1,3 +1,5 @@
+import { ownValue } from '../../../core/own.js';
+
 /** The domain-neutral shape every voice resource is built in before the one renderer runs. */
 export interface Link {
   href: string;
@@ -38,6 +40,6 @@ export interface ItemSchema {
 }
 
 export function embedValue(e: Entity, name: string): Embed | undefined {
-  const v = e.embeds?.[name];
+  const v = ownValue(e.embeds, name);
   return typeof v === 'function' ? v() : v;
 }

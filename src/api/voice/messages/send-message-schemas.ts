@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { LIMITS, NON_BLANK_TEXT_PATTERN } from '../../schema/bounds.js';
 import { ENUMS } from '../enums/enum-values.js';
 import { halObject } from '../hal/hal-schemas.js';
 
@@ -8,7 +9,11 @@ export const AlertPrioritySchema = Type.Union(
 );
 
 const messageFields = {
-  message: Type.String({ pattern: '\\S', description: 'The text shown on the phones (not blank).' }),
+  message: Type.String({
+    pattern: NON_BLANK_TEXT_PATTERN,
+    maxLength: LIMITS.textLength,
+    description: `The text shown on the phones (not blank; line breaks allowed; at most ${LIMITS.textLength} characters).`,
+  }),
   priority: Type.Optional(AlertPrioritySchema),
 };
 

@@ -1,4 +1,5 @@
 import { invalid } from '../../../core/errors.js';
+import { ownValue } from '../../../core/own.js';
 import type { SchemaIssue } from '../../schema/validate.js';
 import type { FieldSpec, Fields } from './fields.js';
 import { enumValues } from './provisioning-schemas.js';
@@ -17,7 +18,9 @@ export function refuseBody(fields: Fields): (issue: SchemaIssue) => Error {
     const spec = specAt(fields, segments);
     // A length rule is the schema's own; the other rules read best in the field's words.
     const lengthRule = issue.rule === 'minLength' || issue.rule === 'maxLength';
-    const detail = issue.missing ? 'is required' : spec && !lengthRule ? expected(spec) : issue.expected;
+    const detail = issue.missing
+      ? 'is required'
+      : (issue.bound ?? (spec && !lengthRule ? expected(spec) : issue.expected));
     return invalid('INVALID_FIELD', `Field "${field}": ${detail}.`, [{ type: 'field', value: field }]);
   };
 }
@@ -28,7 +31,7 @@ function specAt(fields: Fields, segments: string[]): FieldSpec | undefined {
   let scope: Fields | undefined = fields;
   for (const segment of segments) {
     if (/^\d+$/.test(segment)) spec = spec?.type === 'list' ? spec.of : undefined;
-    else spec = scope?.[segment];
+    else spec = ownValue(scope, segment);
     scope = spec?.type === 'object' ? spec.fields : undefined;
     if (!spec) return undefined;
   }

@@ -1,4 +1,5 @@
 import { conflict, forbidden, invalid, notFound } from '../../../core/errors.js';
+import { atMost } from '../../schema/bounds.js';
 import { type AccessRule, type Principal, allows } from '../../../core/permissions.js';
 import { firstIssue } from '../../schema/validate.js';
 import { refuseBody } from './body-issues.js';
@@ -324,6 +325,7 @@ async function createAt(def: CollectionDef, s: Scope, key: string, body: unknown
 
 /** POST, and PUT of an absent client-keyed item: 201 with the record and its address. */
 async function createRecord(def: CollectionDef, s: Scope, body: unknown): Promise<Outcome> {
+  atMost(def.backing.list(s).length, s.runtime.config.maxRecords, `${def.name} records here`);
   const fields = acceptBody(def.fields, body, 'create');
   if (def.ownerField && isMember(s.principal)) fields[def.ownerField] = s.principal.ext;
   checkRefs(def.refs, s, fields);
