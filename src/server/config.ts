@@ -24,6 +24,9 @@ export interface Config {
   lockoutWindowMs: number;
   lockoutPeriodMs: number;
   bodyLimitBytes: number;
+  /** The telco users' passwords; unset, they are the demo world's public ones. */
+  adminPassword?: string;
+  operatorPassword?: string;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -119,6 +122,20 @@ export const OPTIONS: Option[] = [
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
+  {
+    key: 'adminPassword',
+    flag: '--admin-password',
+    env: 'SWITCHBOARD_ADMIN_PASSWORD',
+    type: 'string',
+    help: 'password of the telco user admin (default: the demo world\'s)',
+  },
+  {
+    key: 'operatorPassword',
+    flag: '--operator-password',
+    env: 'SWITCHBOARD_OPERATOR_PASSWORD',
+    type: 'string',
+    help: 'password of the telco user operator (default: the demo world\'s)',
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -232,6 +249,7 @@ export function usage(): string {
     'commands:',
     '  serve            start the server (seeds the demo world into an empty database)',
     '  seed [--reset]   seed the demo world; --reset replaces everything with it',
+    '  --version        print the version',
     '',
     'options:',
     ...lines,
