@@ -5,9 +5,10 @@ import { ConfigError, parseConfig, usage } from '../server/config.js';
 import { createRuntime } from '../server/runtime.js';
 import { banner, createLogger, startServer } from '../server/serve.js';
 import { PACKAGE } from '../core/version.js';
+import { probeHealth } from './health-probe.js';
 import { DatabaseError } from '../store/database.js';
 
-/** `switchboard serve | seed [--reset] | --version`. Operator errors end in one line and a non-zero exit. */
+/** `switchboard serve | seed [--reset] | health | --version`. Operator errors end in one line and a non-zero exit. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -20,7 +21,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'serve') return serve(rest);
   if (command === 'seed') return seed(rest);
-  throw new ConfigError(`unknown command "${command}" (try: serve, seed)`);
+  if (command === 'health') return (await probeHealth(parseConfig(rest))) ? 0 : 1;
+  throw new ConfigError(`unknown command "${command}" (try: serve, seed, health, --version)`);
 }
 
 async function serve(args: string[]): Promise<number> {

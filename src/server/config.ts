@@ -127,14 +127,14 @@ export const OPTIONS: Option[] = [
     flag: '--admin-password',
     env: 'SWITCHBOARD_ADMIN_PASSWORD',
     type: 'string',
-    help: 'password of the telco user admin (default: the demo world\'s)',
+    help: "password of the telco user admin (default: the demo world's)",
   },
   {
     key: 'operatorPassword',
     flag: '--operator-password',
     env: 'SWITCHBOARD_OPERATOR_PASSWORD',
     type: 'string',
-    help: 'password of the telco user operator (default: the demo world\'s)',
+    help: "password of the telco user operator (default: the demo world's)",
   },
 ];
 
@@ -249,6 +249,7 @@ export function usage(): string {
     'commands:',
     '  serve            start the server (seeds the demo world into an empty database)',
     '  seed [--reset]   seed the demo world; --reset replaces everything with it',
+    '  health           exit 0 when the server these options describe answers /healthz',
     '  --version        print the version',
     '',
     'options:',

@@ -97,10 +97,7 @@ describe('the demo-credentials warning', () => {
 
   test('not on loopback, and not once the operator set both passwords', async () => {
     assert.deepEqual(await warningsAt('127.0.0.1'), []);
-    assert.deepEqual(
-      await warningsAt('0.0.0.0', { adminPassword: ADMIN, operatorPassword: OPERATOR }),
-      [],
-    );
+    assert.deepEqual(await warningsAt('0.0.0.0', { adminPassword: ADMIN, operatorPassword: OPERATOR }), []);
   });
 
   test('names the user still on the demo password', async () => {
