@@ -185,4 +185,37 @@ describe('the packed client', { timeout: 15 * 60_000 }, () => {
     }
     assert.equal((await fetch(`${sb.url}/healthz`).catch(() => null))?.status, undefined);
   });
+
+  test('the node:test example of docs/testing-with-switchboard.md passes under plain node --test', async () => {
+    // A stand-in `switchboard` package: this repository's server, run from source.
+    const server = join(project, 'node_modules/switchboard');
+    mkdirSync(server);
+    writeFileSync(
+      join(server, 'package.json'),
+      JSON.stringify({
+        name: 'switchboard',
+        version: '0.0.0',
+        type: 'module',
+        bin: { switchboard: 'run.js' },
+      }),
+    );
+    writeFileSync(
+      join(server, 'run.js'),
+      `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};\n` +
+        'register();\n' +
+        `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src/cli/main.ts')).href)});\n`,
+    );
+    cpSync(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true, force: true });
+    const { NODE_TEST_CONTEXT: _nested, ...env } = process.env;
+    const res = await run(
+      process.execPath,
+      ['--test', '--test-reporter=tap', 'examples/testing/offer.test.js'],
+      {
+        cwd: project,
+        env,
+      },
+    ).catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout + e.stderr, failed: true }));
+    assert.ok(!('failed' in res), res.stdout);
+    assert.match(res.stdout, /# pass 1/);
+  });
 });
