@@ -14,8 +14,16 @@ function newest(dir) {
   return t;
 }
 const entry = 'dist/cli/main.js';
+const tscBin = 'node_modules/typescript/bin/tsc';
 if (!existsSync(entry) || newest('src') > statSync(entry).mtimeMs) {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+  if (!existsSync(tscBin)) {
+    // `npm ci --omit=dev` leaves no compiler: build before pruning (docs/deploy.md).
+    console.error(
+      'switchboard: dist/ is missing or older than src/, and TypeScript is not installed: run `npm ci && npm run build` (then `npm prune --omit=dev` if you like)',
+    );
+    process.exit(2);
+  }
+  const tsc = spawnSync(process.execPath, [tscBin, '-p', 'tsconfig.build.json'], {
     stdio: 'inherit',
   });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
