@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-artifacts/**', 'data/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', '.ci/node/**', 'node_modules/**', 'test-artifacts/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

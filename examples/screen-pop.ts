@@ -6,7 +6,7 @@
 // By default a tenant admin watches every user and location of their tenant (ALL_USERS@<tenant>).
 // A user without admin rights may watch only their own extension: --user 101@1001 --watch 101@1001.
 import { parseArgs } from 'node:util';
-import { VoiceClient, type VoiceEvent } from '../packages/client/src/index.js';
+import { VoiceClient, type VoiceEvent } from '@switchboard/client';
 
 const { values: args } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import {
   type CcState,
   type QueueStatisticsData,
   type QueueView,
-} from '../packages/client/src/index.js';
+} from '@switchboard/client';
 
 const { values: args } = parseArgs({
   options: {

@@ -14,15 +14,23 @@ function newest(dir) {
   return t;
 }
 const entry = 'dist/cli/main.js';
+const tscBin = 'node_modules/typescript/bin/tsc';
 const firstBuild = !existsSync(entry);
 if (firstBuild || newest('src') > statSync(entry).mtimeMs) {
+  if (!existsSync(tscBin)) {
+    // `npm ci --omit=dev` leaves no compiler: build before pruning (docs/deploy.md).
+    console.error(
+      'switchboard: dist/ is missing or older than src/, and TypeScript is not installed: run `npm ci && npm run build` (then `npm prune --omit=dev` if you like)',
+    );
+    process.exit(2);
+  }
   // tsc prints nothing while it works (tens of seconds on a small machine): say what is happening.
   console.error(
     firstBuild
       ? 'Building Switchboard (first start; this takes a moment)…'
       : 'Sources changed since the last build: rebuilding Switchboard…',
   );
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+  const tsc = spawnSync(process.execPath, [tscBin, '-p', 'tsconfig.build.json'], {
     stdio: 'inherit',
   });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);

@@ -4,18 +4,25 @@ import '../server/tick-object-map.js';
 import { ConfigError, parseConfig, usage } from '../server/config.js';
 import { createRuntime } from '../server/runtime.js';
 import { banner, createLogger, startServer } from '../server/serve.js';
+import { PACKAGE } from '../core/version.js';
+import { probeHealth } from './health-probe.js';
 import { DatabaseError } from '../store/database.js';
 
-/** `switchboard serve | seed [--reset]`. Operator errors end in one line and a non-zero exit. */
+/** `switchboard serve | seed [--reset] | health | --version`. Operator errors end in one line and a non-zero exit. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(usage());
     return command ? 0 : 2;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(PACKAGE.version);
+    return 0;
+  }
   if (command === 'serve') return serve(rest);
   if (command === 'seed') return seed(rest);
-  throw new ConfigError(`unknown command "${command}" (try: serve, seed)`);
+  if (command === 'health') return (await probeHealth(parseConfig(rest))) ? 0 : 1;
+  throw new ConfigError(`unknown command "${command}" (try: serve, seed, health, --version)`);
 }
 
 async function serve(args: string[]): Promise<number> {

@@ -34,6 +34,10 @@ function memoHash(secret: string): string {
   return h;
 }
 
+/** An operator's password gets its own salt; only the public demo ones share the memo. */
+const telcoHash = (operatorSet: string | undefined, demo: string) =>
+  operatorSet ? hashSecret(operatorSet) : memoHash(demo);
+
 const AGENT_ROLE: CcPermission[] = ['API', 'Agent Control', 'Agent Events', 'Calls View'];
 
 function ccTenant(uuid: string, n: number, name: string): CcTenant {
@@ -130,8 +134,18 @@ function phone(tenantId: number, ext: string, model: Device['model']): Device {
   };
 }
 
+/**
+ * The telco users' passwords. The operator sets them (flags or environment); a password left
+ * unset is the demo world's public one (`admin`, `operator`), which the banner prints.
+ */
+export interface TelcoPasswords {
+  admin?: string;
+  operator?: string;
+}
+export const DEMO_TELCO_PASSWORDS: Required<TelcoPasswords> = { admin: 'admin', operator: 'operator' };
+
 /** Builds the demo world of DESIGN §6. Same ids every time. */
-export function demoWorld(): StoredEntity[] {
+export function demoWorld(telco: TelcoPasswords = {}): StoredEntity[] {
   const out: StoredEntity[] = [];
   const add = <K extends Kind>(kind: K, data: EntityKinds[K]) => {
     // JSON-clean (no undefined members), exactly as it will read back from the database.
@@ -141,7 +155,7 @@ export function demoWorld(): StoredEntity[] {
 
   add('telcoUser', {
     id: 'admin',
-    passwordHash: memoHash('admin'),
+    passwordHash: telcoHash(telco.admin, DEMO_TELCO_PASSWORDS.admin),
     telcoPermissions: ['TBAM', 'SM', 'EM', 'SBAM'],
     callControl: false,
     ccPermissions: [...CC_PERMISSIONS],
@@ -149,7 +163,7 @@ export function demoWorld(): StoredEntity[] {
   });
   add('telcoUser', {
     id: 'operator',
-    passwordHash: memoHash('operator'),
+    passwordHash: telcoHash(telco.operator, DEMO_TELCO_PASSWORDS.operator),
     telcoPermissions: ['TBAM'],
     scopedTenantId: 1001,
     callControl: true,
@@ -297,10 +311,14 @@ export function demoWorld(): StoredEntity[] {
   return out;
 }
 
-/** The credentials printed at start and shown in the README. */
+/** The credentials printed at start (unless the operator set them) and shown in the README. */
 export const DEMO_CREDENTIALS = [
-  { who: 'telco admin (all permissions)', username: 'admin', password: 'admin' },
-  { who: 'scoped telco for 1001 (TBAM, CallControl)', username: 'operator', password: 'operator' },
+  { who: 'telco admin (all permissions)', username: 'admin', password: DEMO_TELCO_PASSWORDS.admin },
+  {
+    who: 'scoped telco for 1001 (TBAM, CallControl)',
+    username: 'operator',
+    password: DEMO_TELCO_PASSWORDS.operator,
+  },
   { who: 'Acme tenant admin, ext 100', username: '100@1001', password: '1234' },
   { who: 'Acme agents 101-104, user 105, location 150', username: '101@1001', password: '1234' },
   { who: 'Globex tenant admin, ext 200', username: '200@1002', password: '1234' },

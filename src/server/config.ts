@@ -35,6 +35,9 @@ export interface Config {
   metricsAuth: boolean;
   /** Provisioned records per collection and tenant (voice POST answers 409 LIMIT_REACHED above). */
   maxRecords: number;
+  /** The telco users' passwords; unset, they are the demo world's public ones. */
+  adminPassword?: string;
+  operatorPassword?: string;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
 }
@@ -158,6 +161,20 @@ export const OPTIONS: Option[] = [
     help: 'GET /metrics needs Basic credentials of a telco administrator',
   },
   intOpt('maxRecords', '--max-records', 'provisioned records per collection and tenant (409 above)', 1),
+  {
+    key: 'adminPassword',
+    flag: '--admin-password',
+    env: 'SWITCHBOARD_ADMIN_PASSWORD',
+    type: 'string',
+    help: "password of the telco user admin (default: the demo world's)",
+  },
+  {
+    key: 'operatorPassword',
+    flag: '--operator-password',
+    env: 'SWITCHBOARD_OPERATOR_PASSWORD',
+    type: 'string',
+    help: "password of the telco user operator (default: the demo world's)",
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -301,6 +318,8 @@ export function usage(): string {
     'commands:',
     '  serve            start the server (seeds the demo world into an empty database)',
     '  seed [--reset]   seed the demo world; --reset replaces everything with it',
+    '  health           exit 0 when the server these options describe answers /healthz',
+    '  --version        print the version',
     '',
     'options:',
     ...lines,

@@ -6,6 +6,7 @@ import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
 import { Directory } from '../directory/directory.js';
+import { applyTelcoPasswords } from '../directory/telco-passwords.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
@@ -52,7 +53,9 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const db = await openDatabase(target);
   const directory = await Directory.load(new SqlEntityStore(db));
-  if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld());
+  const telco = { admin: config.adminPassword, operator: config.operatorPassword };
+  if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
+  else await applyTelcoPasswords(directory, telco);
   const clock = createClock(config.clock);
   const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
   const callRecords = new CallRecordStore(db);
@@ -85,7 +88,7 @@ export async function createRuntime(
     telemetry: new Telemetry(),
     async resetToDemo() {
       sw.reset();
-      await directory.replaceAll(demoWorld());
+      await directory.replaceAll(demoWorld(telco));
       await contactCenter.recordsWritten();
       await callRecords.clear();
       clock.reset();

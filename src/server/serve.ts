@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { DEMO_CREDENTIALS } from '../directory/demo-world.js';
 import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
@@ -38,6 +38,7 @@ export async function startServer(
     await runtime.close().catch(() => {});
     throw e;
   }
+  warnAboutDemoCredentials(config, log);
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -77,7 +78,7 @@ export function banner(server: Server): string {
     `  health              ${httpUrl}/healthz  ${httpUrl}/readyz`,
     '',
     'Demo credentials:',
-    ...DEMO_CREDENTIALS.map((d) => `  ${d.username.padEnd(10)} / ${d.password.padEnd(9)} ${d.who}`),
+    ...credentialLines(c),
   ];
   return lines.join('\n');
 }
