@@ -32,11 +32,14 @@ function voice(username: string): VoiceClient {
 type Frame = Record<string, unknown>;
 
 /** Frames without the parts that vary per run, for exact comparison. */
+// The client resumes by default (docs/events.md), so each frame also carries its sequence, a
+// positive integer; the resume suites test its order.
 const shape = (f: VoiceEvent) => {
-  const { timestamp, version, subscriptionSetId: _, ...rest } = f as unknown as Frame;
+  const { timestamp, version, subscriptionSetId: _, sequence, ...rest } = f as unknown as Frame;
   assert.match(String(timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
   assert.equal(version, 'v1');
   assert.equal(typeof rest.callId, 'number');
+  assert.ok(Number.isInteger(sequence) && (sequence as number) > 0, `sequence ${String(sequence)}`);
   return rest;
 };
 
