@@ -75,6 +75,7 @@ function world(): StoredEntity[] {
   out.push({ kind: 'tenant', id: tenant.id, tenantId: TENANT, data: tenant as never });
   for (let i = 0; i < USERS; i++) {
     const ext = String(10_000 + i);
+    // Written out, not the provisioning API's blankExtension: a bench user has a name and a fixed uuid.
     const e: Extension = {
       id: `${TENANT}:${ext}`,
       tenantId: TENANT,

@@ -15,6 +15,7 @@ import type {
   Tenant,
 } from './model.js';
 import { extensionKey } from './model.js';
+import { DEFAULT_CC_LIMITS } from './provisioning-model.js';
 
 /** Created-on instant of every demo record, fixed so resets are reproducible. */
 const DEMO_CREATED = Date.UTC(2026, 0, 1, 8, 0, 0);
@@ -50,20 +51,7 @@ function ccTenant(uuid: string, n: number, name: string): CcTenant {
     productIds: [DEMO.products.voice, DEMO.products.contactCenter],
     productName: 'Contact Center',
     agentBilling: 'Named',
-    limits: {
-      rec_down_limit: '100',
-      rec_extn_limit: '50',
-      cdr_retention: '365',
-      rec_retention: '90',
-      monitor_ext_limit: '10',
-      max_queues: '20',
-      max_agents: '50',
-      group_agent_limit: '25',
-      chat_licenses: '10',
-      multimedia_licenses: '5',
-      library_limit: '100',
-      campaign_size: '1000',
-    },
+    limits: { ...DEFAULT_CC_LIMITS, chat_licenses: '10', multimedia_licenses: '5' },
     createdOn: DEMO_CREATED,
     modifiedOn: DEMO_CREATED,
     createdBy: 'admin',

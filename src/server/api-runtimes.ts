@@ -11,11 +11,11 @@ import type { Runtime } from './runtime.js';
  * one place that knows every part (docs/architecture.md). The authenticator and the limits are
  * the runtime's one instance of each, so lock-outs and caps hold across the APIs.
  */
-export function voiceRuntime(runtime: Runtime): VoiceRuntime {
+/** The ports both event-serving APIs (voice and contact center) take alike. */
+function eventApiPorts(runtime: Runtime) {
   return {
     directory: runtime.directory,
     clock: runtime.clock,
-    switch: runtime.switch,
     events: runtime.bus,
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
@@ -27,21 +27,19 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
   };
 }
 
+export function voiceRuntime(runtime: Runtime): VoiceRuntime {
+  return {
+    ...eventApiPorts(runtime),
+    switch: runtime.switch,
+  };
+}
+
 export function ccRuntime(runtime: Runtime): CcRuntime {
   return {
-    directory: runtime.directory,
-    clock: runtime.clock,
+    ...eventApiPorts(runtime),
     contactCenter: runtime.contactCenter,
     callRecords: runtime.callRecords,
     db: runtime.db,
-    events: runtime.bus,
-    docs: runtime.docs,
-    auth: authenticatorFor(runtime),
-    limits: limitsFor(runtime),
-    continuity: continuityFor(runtime),
-    telemetry: runtime.telemetry,
-    config: runtime.config,
-    ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
   };
 }
 

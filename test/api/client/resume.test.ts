@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { type CcEvent, CcClient, type VoiceEvent, VoiceClient } from '../../../packages/client/src/index.js';
-import { presence } from '../continuity/resume-helpers.js';
+import { presence } from '../../helpers/resume.js';
 import { clientTestBed, dropServerSockets, when } from './client-helpers.js';
 
 const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };

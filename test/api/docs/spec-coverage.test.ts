@@ -185,6 +185,7 @@ const CC_CLIENT_FRAMES = [
   { request: 'connect', fields: ['request', 'token'] },
   { request: 'subscribe', fields: ['request', 'events'] },
 ];
+// Written out again on purpose, not imported from src/api/ccs/event-frames.ts: the test's own table is the oracle.
 const CC_EVENTS: Record<'agent' | 'call' | 'inbound_queue', string[]> = {
   agent: ['agent_state_changed', 'phone_state_changed', 'queue_state_changed'],
   call: [

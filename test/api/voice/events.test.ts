@@ -34,6 +34,7 @@ describe('event WebSocket and subscription sets', () => {
       assert.equal(created.body.tenantId, 1001);
       const self = `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets/${created.body.subscriptionSetId}`;
       assert.equal(created.headers.get('location'), self);
+      // The spec's relations, listed here rather than read from subscription-schemas.ts, so the test can fail.
       for (const rel of [
         'v1:callEventSubscriptions',
         'v1:emergencyCallAlertEventSubscriptions',

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { DEMO } from '../../../src/directory/demo-ids.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { CcClient } from './cc-client.js';
+import { type RecordingSocket, record } from '../../helpers/resume.js';
+
+const ACME = DEMO.extensionUuid(1001, '103');
+
+/** Opens /6/v2/sock and sends `connect` (with `resume` when given); resolves with its answer. */
+async function connect(s: TestServer, token: string, resume?: unknown) {
+  const ws = new WebSocket(`${s.wsUrl}/6/v2/sock`);
+  const sock = record(ws);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  ws.send(JSON.stringify({ request: 'connect', token, ...(resume === undefined ? {} : { resume }) }));
+  const [answer] = await sock.waitFor(1);
+  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const events = (sock: RecordingSocket) => sock.frames.filter((f) => typeof f.event === 'string');
+const close = async (sock: RecordingSocket) => {
+  sock.ws.close();
+  await sock.closed;
+};
+
+describe('contact-center socket: resume', () => {
+  let s: TestServer;
+  let admin: CcClient;
+  let away = false;
+  /** Agent 103 changes state (Away ↔ Ready): one agent_state_changed each. */
+  const toggle = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      away = !away;
+      const r = await admin.post(`extensions/${ACME}`, {
+        request: 'updateAgentState',
+        name: away ? 'Meeting' : 'Ready',
+      });
+      assert.equal(r.status, 200);
+    }
+  };
+  before(async () => {
+    s = await startTestServer();
+    admin = await CcClient.login(s, '100@1001');
+  });
+  after(() => s.stop());
+
+  test('a connect without resume is answered exactly as before', async () => {
+    const { sock, answer } = await connect(s, admin.token);
+    assert.deepEqual(answer, { response: 'connect', success: true });
+    await toggle(1);
+    const [e] = await sock.waitFor(2).then(() => events(sock));
+    assert.equal('sequence' in e, false);
+    await close(sock);
+  });
+
+  test('drop, events while away, resume: the subscription back, every event once and in order', async () => {
+    const { sock, answer } = await connect(s, admin.token, true);
+    assert.equal(answer.resumed, false);
+    assert.equal(typeof answer.session, 'string');
+    const tenant = Object.keys(answer.sequences);
+    assert.equal(tenant.length, 1, 'a tenant user follows one tenant');
+    sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
+    await sock.waitFor(2);
+    await toggle(3);
+    await sock.waitFor(5);
+    const seen = events(sock).map((f) => f.sequence as number);
+    assert.equal(seen.length, 3);
+    assert.ok(seen[0] > answer.sequences[tenant[0]] && seen[1] > seen[0] && seen[2] > seen[1]);
+    // The client processed two frames, then the network dropped.
+    sock.ws.terminate();
+    await sock.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    await toggle(2);
+    const again = await connect(s, admin.token, { session: answer.session, after: { [tenant[0]]: seen[1] } });
+    assert.deepEqual(again.answer, {
+      response: 'connect',
+      success: true,
+      session: answer.session,
+      resumed: true,
+      sequences: { [tenant[0]]: seen[1] },
+    });
+    await toggle(1);
+    await again.sock.waitFor(1 + 4);
+    const got = events(again.sock);
+    assert.ok(
+      got.every((f) => f.event === 'agent_state_changed'),
+      'the subscription came back',
+    );
+    const seqs = got.map((f) => f.sequence as number);
+    assert.equal(seqs[0], seen[2], 'the unprocessed frame comes again');
+    for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i] > seqs[i - 1], 'in order');
+    assert.equal(new Set(seqs).size, seqs.length, 'no duplicate');
+    assert.deepEqual(
+      got.map((f) => (f.data as { agent_state: { state: { type: string } } }).agent_state.state.type),
+      ['ready', 'away', 'ready', 'away'],
+    );
+    await close(again.sock);
+  });
+
+  test('someone else’s session, or a session past its grace, cannot be resumed', async () => {
+    const { sock, answer } = await connect(s, admin.token, true);
+    sock.ws.terminate();
+    await sock.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    const other = await CcClient.login(s, '101@1001');
+    const thief = await connect(s, other.token, { session: answer.session, after: answer.sequences });
+    assert.equal(thief.answer.resumed, false);
+    assert.equal(thief.answer.reason, 'expired');
+    assert.notEqual(thief.answer.session, answer.session);
+    await close(thief.sock);
+    const adv = await s.fetch('/sim/v1/clock/advance', {
+      auth: 'admin:admin',
+      method: 'POST',
+      json: { ms: 121_000 },
+    });
+    assert.equal(adv.status, 200);
+    const late = await connect(s, admin.token, { session: answer.session, after: answer.sequences });
+    assert.equal(late.answer.resumed, false);
+    assert.equal(late.answer.reason, 'expired');
+    await close(late.sock);
+  });
+
+  test('a telco session follows every tenant: one sequence per tenant, resumed per tenant', async () => {
+    const telco = await CcClient.login(s, 'admin');
+    const { sock, answer } = await connect(s, telco.token, true);
+    assert.ok(Object.keys(answer.sequences).length >= 2, 'every tenant');
+    sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
+    await sock.waitFor(2);
+    sock.ws.terminate();
+    await sock.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    await toggle(2);
+    // The client saw nothing meanwhile: it resumes with the sequences the connect answer gave.
+    const again = await connect(s, telco.token, { session: answer.session, after: answer.sequences });
+    assert.equal(again.answer.resumed, true);
+    await again.sock.waitFor(3);
+    const got = events(again.sock);
+    assert.equal(got.length, 2);
+    const acme = got[0].tenant_id as string;
+    assert.ok(got.every((f) => f.tenant_id === acme));
+    assert.ok((got[1].sequence as number) > (got[0].sequence as number));
+    assert.ok((got[0].sequence as number) > answer.sequences[acme]);
+    await close(again.sock);
+  });
+
+  test('a malformed resume is refused and the socket closes', async () => {
+    const { sock, answer } = await connect(s, admin.token, { session: 'x', after: 3 });
+    assert.deepEqual(answer, { response: 'connect', success: false, reason: 'Invalid resume' });
+    await sock.closed;
+  });
+});

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import pino from 'pino';
+import { EventJournal } from '../../../../src/api/continuity/event-journal.js';
+import type { PlatformEvent } from '../../../../src/api/platform-events.js';
+import { openDatabase } from '../../../../src/store/database.js';
+import { SqlEventLog } from '../../../../src/store/event-log.js';
+import { dropSchemas, testTargets } from '../../../helpers/databases.js';
+
+after(dropSchemas);
+
+const log = pino({ level: 'silent' });
+const OPTIONS = { retentionEvents: 100, retentionBytes: 1_000_000 };
+
+const dnd = (tenantId: number, i: number): PlatformEvent => ({
+  type: 'presence',
+  name: i % 2 ? 'dndOff' : 'dndOn',
+  tenantId,
+  observed: `102@${tenantId}`,
+  at: i,
+});
+
+async function journalOn(port: SqlEventLog, options = OPTIONS) {
+  const j = await EventJournal.open(port, options, log);
+  j.addRenderer((e) =>
+    e.type === 'presence'
+      ? { channel: 'voice', tags: [`presence|${e.observed}`], body: `"n":${e.at}}` }
+      : null,
+  );
+  return j;
+}
+
+/** Publishes events and answers the sequences the journal gave them. */
+function emit(j: EventJournal, tenantId: number, from: number, n: number): (number | undefined)[] {
+  const seqs: (number | undefined)[] = [];
+  for (let i = from; i < from + n; i++) {
+    const e = dnd(tenantId, i);
+    j.onEvent(e);
+    seqs.push(j.sequenceOf(e));
+  }
+  return seqs;
+}
+
+for (const { name, target } of testTargets()) {
+  describe(`event journal on ${name}`, () => {
+    test('only followed tenants are sequenced; sequences increase from 1', async () => {
+      const db = await openDatabase(target());
+      const j = await journalOn(new SqlEventLog(db));
+      assert.deepEqual(emit(j, 1001, 0, 2), [undefined, undefined]);
+      assert.equal(j.last(1001), 0);
+      j.follow(1001);
+      assert.deepEqual(emit(j, 1001, 2, 3), [1, 2, 3]);
+      assert.deepEqual(emit(j, 1002, 0, 1), [undefined], 'another tenant is not followed');
+      assert.deepEqual(
+        j.since(1001, 1)!.map((e) => e.seq),
+        [2, 3],
+      );
+      assert.equal(j.since(1001, 4), undefined, 'a sequence not yet issued');
+      await j.close();
+      await db.close();
+    });
+
+    test('a clean restart keeps the stream: resume across it, and the sequence goes on', async () => {
+      const t = target();
+      let db = await openDatabase(t);
+      let j = await journalOn(new SqlEventLog(db));
+      j.follow(1001);
+      emit(j, 1001, 0, 5);
+      await j.close();
+      await db.close();
+      db = await openDatabase(t);
+      j = await journalOn(new SqlEventLog(db));
+      j.follow(1001);
+      assert.deepEqual(
+        j.since(1001, 2)!.map((e) => [e.seq, e.body]),
+        [
+          [3, '"n":2}'],
+          [4, '"n":3}'],
+          [5, '"n":4}'],
+        ],
+      );
+      assert.deepEqual(emit(j, 1001, 5, 1), [6]);
+      await j.close();
+      await db.close();
+    });
+
+    test('after a crash no sequence is issued twice, and no resume spans the crash', async () => {
+      const t = target();
+      const db = await openDatabase(t);
+      const port = new SqlEventLog(db);
+      const crashed = await journalOn(port);
+      crashed.follow(1001);
+      const before = emit(crashed, 1001, 0, 4) as number[];
+      await crashed.flush(); // written, but never closed: as a killed process leaves it
+      const restarted = await journalOn(port);
+      restarted.follow(1001);
+      assert.equal(restarted.since(1001, before.at(-1)!), undefined, 'the last events may be lost');
+      const [next] = emit(restarted, 1001, 4, 1);
+      assert.ok(next! > before.at(-1)!, `${next} after ${before}`);
+      assert.deepEqual(
+        restarted.since(1001, next! - 1)!.map((e) => e.seq),
+        [next],
+      );
+      await restarted.close();
+      await db.close();
+    });
+
+    test('retention in events and in bytes: older events are gone and a resume from them fails', async () => {
+      const db = await openDatabase(target());
+      const j = await journalOn(new SqlEventLog(db), { retentionEvents: 3, retentionBytes: 1_000_000 });
+      j.follow(1001);
+      emit(j, 1001, 0, 6);
+      assert.equal(j.since(1001, 2), undefined);
+      assert.deepEqual(
+        j.since(1001, 3)!.map((e) => e.seq),
+        [4, 5, 6],
+      );
+      const small = await journalOn(new SqlEventLog(db), { retentionEvents: 100, retentionBytes: 100 });
+      small.follow(1002);
+      emit(small, 1002, 0, 10);
+      const kept = small.since(1002, 10);
+      assert.deepEqual(kept, []);
+      const first = [...Array(10).keys()]
+        .map((i) => i + 1)
+        .find((seq) => small.since(1002, seq - 1) !== undefined)!;
+      assert.ok(first > 1 && first <= 10, `the oldest events were evicted (kept from ${first})`);
+      await j.close();
+      await small.close();
+      await db.close();
+    });
+  });
+}
