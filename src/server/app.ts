@@ -4,6 +4,7 @@ import { ccsApi } from '../api/ccs/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
+import { guardFrontDoor } from './front-door.js';
 import { healthRoutes } from './health.js';
 import { RequestLogController, requestLoggerFactory } from './request-logger.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
@@ -28,6 +29,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     logController: new RequestLogController(runtime.log),
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.bodyTimeoutMs,
     // A client's own X-Request-Id names its request in the logs; responses do not echo it.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -37,6 +39,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
   closeConnectionsOnShutdown(app, Boolean(config.tls));
+  guardFrontDoor(app, config);
   const traffic = runtime.traffic;
   if (traffic) {
     app.addHook('onSend', (req, reply, payload, done) => {

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Runtime } from '../../server/runtime.js';
-import { limitsFor, registerRestLimits } from '../limits/index.js';
+import { clientOf, limitsFor, registerRestLimits } from '../limits/index.js';
+import { principal as callerOf } from './access.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -10,6 +11,7 @@ import { callRoutes } from './routes-calls.js';
 import { tenantRoutes } from './routes-tenants.js';
 import { documentEventSocket } from './socket-docs.js';
 import { eventSocket } from './socket.js';
+import { revokeTokensOnCredentialChange } from './token-revocation.js';
 import { TokenService } from './tokens.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -18,6 +20,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   const { runtime } = opts;
   const tokens = new TokenService(runtime.db);
+  revokeTokensOnCredentialChange(runtime.directory, tokens, runtime.log);
   const limits = limitsFor(runtime);
   runtime.docs.defineOpenApi(CC_OPENAPI);
 
@@ -26,13 +29,14 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(text))));
   });
-  registerRestLimits(app, {
-    limits,
-    clientKey: (req) => `${req.headers.authorization ?? ''}|${req.ip}`,
-    sendBusy: (reply) => reply.send({ success: false, reason: 'Service Unavailable' }),
-  });
+  const sendBusy = (reply: FastifyReply) => reply.send({ success: false, reason: 'Service Unavailable' });
 
-  oauthRoutes(app, runtime, tokens);
+  // The token grant is work without credentials: it draws from its own per-IP pool, never from
+  // the slots of authenticated clients.
+  await app.register(async (anonymous) => {
+    registerRestLimits(anonymous, { limiter: limits.anonymous, clientKey: (req) => req.ip, sendBusy });
+    oauthRoutes(anonymous, runtime, tokens);
+  });
   eventSocket(app, runtime, tokens, limits);
   documentEventSocket(app, runtime);
 
@@ -51,6 +55,12 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
       const cached = tokens.cachedSubject(m[1]);
       if (cached !== undefined) return admit(cached);
       tokens.subjectOf(m[1]).then(admit, (e: unknown) => done(e as Error));
+    });
+    // After the token is verified: the slot belongs to its principal + IP.
+    registerRestLimits(api, {
+      limiter: limits.requests,
+      clientKey: (req) => clientOf(callerOf(req).id, req.ip),
+      sendBusy,
     });
     tenantRoutes(api, runtime);
     agentRoutes(api, runtime);

@@ -15,7 +15,7 @@ export function requireTelcoAdmin(app: FastifyInstance, runtime: Runtime): void 
     const creds = parseBasic(req.headers.authorization);
     if (!creds)
       throw new UnauthorizedError('The simulator needs HTTP Basic credentials of a telco administrator.');
-    const principal = auth.authenticate(creds.username, creds.secret, req.ip);
+    const principal = await auth.authenticate(creds.username, creds.secret, req.ip);
     if (!mayDriveSimulator(principal)) {
       throw forbidden('FORBIDDEN', 'The simulator needs an unscoped telco user with SM or TBAM.');
     }

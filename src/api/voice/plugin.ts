@@ -40,15 +40,16 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: Runtime })
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
     body.length === 0 ? done(null, undefined) : json(req, body as string, done),
   );
+  // Authentication first: a slot is only ever taken by a verified principal (+ IP).
+  registerBasicAuth(app, runtime);
   registerRestLimits(app, {
-    limits: limitsFor(runtime),
+    limiter: limitsFor(runtime).requests,
     clientKey,
     sendBusy: (reply) =>
       reply
         .type(PROBLEM_JSON)
         .send(problem(503, 'BUSY', 'The server is busy; retry after the indicated delay.')),
   });
-  registerBasicAuth(app, runtime);
   registerEventSocket(app, runtime, sockets);
   registerVoiceEventsDocument(runtime.docs);
   registerResources(
