@@ -59,7 +59,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: Runtime }) {
     // After the token is verified: the slot belongs to its principal + IP.
     registerRestLimits(api, {
       limiter: limits.requests,
-      clientKey: (req) => clientOf(callerOf(req).id, req.ip),
+      clientKey: (req) => clientOf('cc', callerOf(req).id, req.ip),
       sendBusy,
     });
     tenantRoutes(api, runtime);

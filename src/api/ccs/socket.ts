@@ -106,7 +106,7 @@ export function eventSocket(app: FastifyInstance, runtime: Runtime, tokens: Toke
           socket.close(POLICY_VIOLATION, 'unauthorized');
           return;
         }
-        const client = clientOf(principal.id, ip);
+        const client = clientOf('cc', principal.id, ip);
         if (limits.sockets.refusal(client)) {
           send({ response: 'connect', success: false, reason: 'Too many connections' });
           socket.close(TRY_AGAIN_LATER, 'too many connections');

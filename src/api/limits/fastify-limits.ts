@@ -28,8 +28,12 @@ export interface Limits {
   pendingSockets: SocketRegistry;
 }
 
-/** The limits key of an authenticated client: its resolved principal and its address. */
-export const clientOf = (principalId: string, ip: string): string => `${principalId}\u0000${ip}`;
+/**
+ * The limits key of an authenticated client: its resolved principal and its address, per API
+ * (a program using both APIs holds each API's allowance, as the two specifications each grant).
+ */
+export const clientOf = (api: 'voice' | 'cc', principalId: string, ip: string): string =>
+  `${api}\u0000${principalId}\u0000${ip}`;
 
 const shared = new WeakMap<object, Limits>();
 

@@ -59,7 +59,7 @@ export function principalOf(req: FastifyRequest): Principal {
 
 /** The limits client of an authenticated request: its resolved principal and the client IP. */
 export function clientKey(req: FastifyRequest): string {
-  return clientOf(principalOf(req).id, req.ip);
+  return clientOf('voice', principalOf(req).id, req.ip);
 }
 
 /**
