@@ -76,22 +76,27 @@ export function heldRequest(
   return { answer, abort: () => req.destroy() };
 }
 
-/** A WebSocket upgrade's outcome: the HTTP status of a refusal, or the open socket. */
+/**
+ * A WebSocket upgrade's outcome: the HTTP status of a refusal, or the open socket with its first
+ * frame and its close code (listened for from the start: a refused socket may close at once).
+ */
 export function upgrade(
   s: TestServer,
   path: string,
   opts: From & { headers?: Record<string, string>; protocols?: string[] } = {},
-): Promise<{ status: number; ws?: WebSocket }> {
+): Promise<{ status: number; ws?: WebSocket; closed: Promise<number>; first: Promise<string> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(new URL(path, s.wsUrl), opts.protocols ?? [], {
       headers: opts.headers,
       ...(opts.from ? { localAddress: opts.from } : {}),
     });
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    const first = new Promise<string>((r) => ws.once('message', (d) => r(String(d))));
     ws.once('unexpected-response', (_req, res) => {
       res.resume();
-      resolve({ status: res.statusCode ?? 0 });
+      resolve({ status: res.statusCode ?? 0, closed, first });
     });
-    ws.once('open', () => resolve({ status: 101, ws }));
+    ws.once('open', () => resolve({ status: 101, ws, closed, first }));
     ws.once('error', reject);
   });
 }

@@ -82,11 +82,10 @@ describe('limits count per resolved principal, whatever the spelling', () => {
 
     const connect = async (username: string) => {
       const token = JSON.parse((await grant(s, username, '1234')).body).access_token as string;
-      const { ws } = await upgrade(s, '/6/v2/sock');
+      const { ws, first } = await upgrade(s, '/6/v2/sock');
       assert.ok(ws);
-      const answer = new Promise<Record<string, unknown>>((r) => ws.once('message', (d) => r(JSON.parse(String(d)))));
       ws.send(JSON.stringify({ request: 'connect', token }));
-      return { ws, answer: await answer };
+      return { ws, answer: JSON.parse(await first) };
     };
     const a = await connect('102@1001');
     assert.equal(a.answer.success, true);

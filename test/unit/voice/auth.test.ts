@@ -6,7 +6,7 @@ import {
   parseBasic,
   UnauthorizedError,
 } from '../../../src/api/auth/index.js';
-import { hashSecret, sha256 } from '../../../src/core/secrets.js';
+import { dummySecretHash, hashSecret, sha256, verifySecret } from '../../../src/core/secrets.js';
 import { demoWorld } from '../../../src/directory/demo-world.js';
 import { Directory, type EntityStore } from '../../../src/directory/directory.js';
 import type { Extension } from '../../../src/directory/model.js';
@@ -24,11 +24,19 @@ async function setup(overrides: Partial<typeof DEFAULTS> = {}) {
   const hooks: (() => void)[] = [];
   let now = 1_000_000;
   const config = { ...DEFAULTS, ...overrides };
+  /** The hashes each verification was asked to check against, in order. */
+  const checked: string[] = [];
   const auth = createAuthenticator(
     { directory, config, onReset: (h) => hooks.push(h as () => void) },
-    { now: () => now },
+    {
+      now: () => now,
+      verify: (secret, hash) => {
+        checked.push(hash);
+        return verifySecret(secret, hash);
+      },
+    },
   );
-  return { directory, auth, hooks, advance: (ms: number) => (now += ms) };
+  return { directory, auth, hooks, checked, advance: (ms: number) => (now += ms) };
 }
 
 describe('authenticator', () => {
@@ -162,6 +170,51 @@ describe('authenticator', () => {
     const ext = directory.extension(1001, '101') as Extension;
     await directory.put('extension', { ...ext, enabled: false });
     await assert.rejects(authenticateBasic(header, digest, 'other ip'), UnauthorizedError);
+  });
+
+  test('an unknown user costs the same key derivation as a wrong PIN: the dummy hash', async () => {
+    const { auth, directory, checked } = await setup({ lockoutFailures: 100 });
+    await assert.rejects(auth.authenticate('999@1001', '1234', 'a'), UnauthorizedError);
+    await assert.rejects(auth.authenticate('nobody', 'x', 'a'), UnauthorizedError);
+    await assert.rejects(auth.authenticate('101@1001', '9999', 'a'), UnauthorizedError);
+    const dummy = await dummySecretHash();
+    const pinHash = (directory.extension(1001, '101') as Extension).pinHash as string;
+    assert.deepEqual(checked, [dummy, dummy, pinHash]);
+    // Same scheme and cost parameters (N, r, p) as a stored hash.
+    const params = (h: string) => h.split('$').slice(0, 4).join('$');
+    assert.equal(params(dummy), params(pinHash));
+    assert.equal(auth.derivations(), 3);
+    // A disabled user is checked against the dummy hash too; a cached credential costs nothing.
+    await auth.authenticate('102@1001', '1234', 'a');
+    await auth.authenticate('102@1001', '1234', 'a');
+    assert.equal(auth.derivations(), 4);
+    await directory.put('extension', { ...(directory.extension(1001, '102') as Extension), enabled: false });
+    await assert.rejects(auth.authenticate('102@1001', '1234', 'a'), UnauthorizedError);
+    assert.equal(checked.at(-1), dummy);
+  });
+
+  test('the key derivation runs off the event loop', async () => {
+    const { auth } = await setup({ lockoutFailures: 100 });
+    await dummySecretHash();
+    let settled = false;
+    const pending = auth.authenticate('101@1001', '9999', 'a').catch(() => {}).finally(() => (settled = true));
+    // With scryptSync the verification would have finished before the loop turned once.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, false);
+    await pending;
+  });
+
+  test('parallel guesses of one principal cannot all pass the lock-out check', async () => {
+    const { auth, checked } = await setup({ lockoutFailures: 3 });
+    const spellings = ['103@1001', '103@01001', '103@1001.ID', '103@5555550100.DID'];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => auth.authenticate(spellings[i % 4], `wrong${i}`, 'ip')),
+    );
+    const reasons = outcomes.map((o) => (o.status === 'rejected' ? o.reason.constructor.name : 'ok'));
+    assert.deepEqual(reasons.filter((r) => r === 'UnauthorizedError').length, 2);
+    assert.deepEqual(reasons.filter((r) => r === 'LockedOutError').length, 10);
+    // Only the 3 guesses before the lock cost a derivation.
+    assert.equal(checked.length, 3);
   });
 
   test('parseBasic', () => {
