@@ -19,8 +19,9 @@ export function oauthRoutes(app: FastifyInstance, runtime: Runtime, tokens: Toke
       summary: 'Get an access token (password or refresh_token grant)',
       description:
         'OAuth 2.0 token endpoint. The password grant takes the same usernames and passwords or PINs ' +
-        'as the voice API; a refresh token works once. Three failed logins of one user (under any spelling) from one ' +
-        'address lock it out for a while (403 `Locked Out` with `Retry-After`).',
+        'as the voice API; a refresh token works once. Three failed logins of one user (under any ' +
+        'spelling of the username) from one address lock it out for a while (403 `Locked Out` ' +
+        'with `Retry-After`).',
       tags: ['authentication'],
       security: [],
       body: TokenRequestSchema,

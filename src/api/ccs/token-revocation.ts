@@ -9,7 +9,11 @@ import type { TokenService } from './tokens.js';
  * removing a user revokes every token issued to that user, under whatever spelling it was asked
  * for. (A disabled user's token was already refused while disabled; now it stays dead.)
  */
-export function revokeTokensOnCredentialChange(directory: Directory, tokens: TokenService, log: Logger): void {
+export function revokeTokensOnCredentialChange(
+  directory: Directory,
+  tokens: TokenService,
+  log: Logger,
+): void {
   directory.onChange((change) => {
     const id = revokedPrincipal(change);
     if (!id) return;

@@ -117,7 +117,8 @@ describe('authenticator', () => {
     await assert.rejects(auth.authenticate('101@1001', 'x', 'ip1'), UnauthorizedError);
     await assert.rejects(auth.authenticate('101@1001', 'x', 'ip1'), UnauthorizedError);
     await assert.rejects(auth.authenticate('101@1001', 'x', 'ip1'), LockedOutError);
-    await assert.rejects(auth.authenticate('101@1001', '1234', 'ip1'),
+    await assert.rejects(
+      auth.authenticate('101@1001', '1234', 'ip1'),
       (e: unknown) => e instanceof LockedOutError && e.retryAfterSeconds === 120,
     );
     assert.equal((await auth.authenticate('101@1001', '1234', 'ip2')).ext, '101');
@@ -197,7 +198,10 @@ describe('authenticator', () => {
     const { auth } = await setup({ lockoutFailures: 100 });
     await dummySecretHash();
     let settled = false;
-    const pending = auth.authenticate('101@1001', '9999', 'a').catch(() => {}).finally(() => (settled = true));
+    const pending = auth
+      .authenticate('101@1001', '9999', 'a')
+      .catch(() => {})
+      .finally(() => (settled = true));
     // With scryptSync the verification would have finished before the loop turned once.
     await new Promise((r) => setImmediate(r));
     assert.equal(settled, false);
