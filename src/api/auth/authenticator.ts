@@ -47,6 +47,8 @@ const CACHE_MAX = 50_000;
 export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOptions = {}): Authenticator {
   const { directory, config } = runtime;
   const verify = opts.verify ?? verifySecret;
+  // Made now, so that not even the first unknown user waits for it (one derivation, off the loop).
+  dummySecretHash().catch(() => {});
   const lockout = new Lockout(
     () => ({
       failures: config.lockoutFailures,
