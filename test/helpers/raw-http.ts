@@ -1,4 +1,5 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { basic, type TestServer } from './server.js';
 
@@ -99,4 +100,16 @@ export function upgrade(
     ws.once('open', () => resolve({ status: 101, ws, closed, first }));
     ws.once('error', reject);
   });
+}
+
+/** Waits (bounded) until `n` of the answers have settled; returns those values, in arrival order. */
+export async function firstAnswers(
+  answers: Promise<number>[],
+  n: number,
+  limitMs = 60_000,
+): Promise<number[]> {
+  const done: number[] = [];
+  for (const a of answers) void a.then((v) => done.push(v));
+  for (let waited = 0; done.length < n && waited < limitMs; waited += 50) await sleep(50);
+  return done;
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { limitsFor } from '../../../src/api/limits/index.js';
-import { getBasic, grant, heldRequest, upgrade } from '../../helpers/raw-http.js';
+import { firstAnswers, getBasic, grant, heldRequest, upgrade } from '../../helpers/raw-http.js';
 import { basic, suiteServer } from '../../helpers/server.js';
 
 /** 34 spellings of user 101 of tenant 1001: leading zeros in the tenant id, with and without `.ID`. */
@@ -10,14 +9,6 @@ const SPELLINGS = Array.from({ length: 17 }, (_, k) => `101@${'0'.repeat(k)}1001
   u,
   `${u}.ID`,
 ]);
-
-/** Waits (bounded) until `n` of the answers have settled; returns the settled values. */
-async function settled(answers: Promise<number>[], n: number, limitMs = 60_000): Promise<number[]> {
-  const done: number[] = [];
-  for (const a of answers) void a.then((v) => done.push(v));
-  for (let waited = 0; done.length < n && waited < limitMs; waited += 50) await sleep(50);
-  return done;
-}
 
 /**
  * Issue 14, finding 2: "3 REST requests in flight per client" and "1 WebSocket per client" were
@@ -34,7 +25,7 @@ describe('limits count per resolved principal, whatever the spelling', () => {
       heldRequest(s, '/api/v1/calls', { headers: { authorization: basic(`${u}:1234`) } }),
     );
     try {
-      const answered = await settled(
+      const answered = await firstAnswers(
         held.map((h) => h.answer),
         31,
       );
@@ -62,7 +53,7 @@ describe('limits count per resolved principal, whatever the spelling', () => {
       heldRequest(s, '/6/v2/api/agent_state', { headers: { authorization: `Bearer ${t}` } }),
     );
     try {
-      const answered = await settled(
+      const answered = await firstAnswers(
         held.map((h) => h.answer),
         3,
       );
