@@ -32,8 +32,13 @@ export type Authority =
   | 'location'; // a location extension
 
 export interface Principal {
+  /**
+   * Who this is, whatever spelling of the username was typed: `ext:<tenantId>:<ext>` or
+   * `telco:<name>`. Lock-outs, limits and caches are keyed on it, never on the typed name.
+   */
+  id: string;
   authority: Authority;
-  /** Login name as given (for lock-out and limits). */
+  /** Login name as given (the subject of tokens, shown in records such as `createdBy`). */
   username: string;
   /** Set for every authority except an unscoped telco user. */
   tenantId?: number;

@@ -11,7 +11,7 @@ export async function applyTelcoPasswords(directory: Directory, passwords: Telco
   for (const [id, password] of Object.entries(passwords)) {
     if (!password) continue;
     const user = directory.telcoUser(id);
-    if (!user || verifySecret(password, user.passwordHash)) continue;
+    if (!user || (await verifySecret(password, user.passwordHash))) continue;
     await directory.put('telcoUser', { ...user, passwordHash: hashSecret(password) });
   }
 }

@@ -10,8 +10,8 @@ import type { Runtime } from './runtime.js';
  * Each API is given only the ports it needs, built here from the whole runtime: the server is the
  * one place that knows every part (docs/architecture.md). The authenticator and the limits are
  * the runtime's one instance of each, so lock-outs and caps hold across the APIs.
- */
-/** The ports both event-serving APIs (voice and contact center) take alike. */
+ *
+ * The ports both event-serving APIs (voice and contact center) take alike. */
 function eventApiPorts(runtime: Runtime) {
   return {
     directory: runtime.directory,
@@ -40,6 +40,7 @@ export function ccRuntime(runtime: Runtime): CcRuntime {
     contactCenter: runtime.contactCenter,
     callRecords: runtime.callRecords,
     db: runtime.db,
+    log: runtime.log,
   };
 }
 

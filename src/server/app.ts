@@ -5,9 +5,10 @@ import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
 import { ccRuntime, simRuntime, voiceRuntime } from './api-runtimes.js';
 import { registerCors } from './cors.js';
+import { guardFrontDoor } from './front-door.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute, ServerMetrics } from './metrics.js';
-import { echoRequestIds, requestIdOf } from './request-ids.js';
+import { requestIdOf } from './request-ids.js';
 import { RequestLogController, requestLoggerFactory } from './request-logger.js';
 import { closeConnectionsOnShutdown } from './shutdown.js';
 import type { Runtime } from './runtime.js';
@@ -32,6 +33,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     logController: new RequestLogController(runtime.log, metrics.requests),
     ...(config.tls ? { https: tlsOptions(config.tls.cert, config.tls.key) } : {}),
     bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.bodyTimeoutMs,
     // A client's own X-Request-Id (when plausible) names its request in the logs and the answer.
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -41,7 +43,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
   closeConnectionsOnShutdown(app, Boolean(config.tls));
-  echoRequestIds(app);
+  // One root hook: the request id, nosniff and HSTS on every answer.
+  guardFrontDoor(app, config);
   await registerCors(app, config.corsOrigins);
   const traffic = runtime.traffic;
   if (traffic) {

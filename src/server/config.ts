@@ -20,6 +20,14 @@ export interface Config {
   wsPerClient: number;
   wsIdleMs: number;
   wsConnectTimeoutMs: number;
+  /** Sockets that have not sent `connect` yet, in all and per client IP. */
+  wsPendingMax: number;
+  wsPendingPerIp: number;
+  /** Unauthenticated REST work (the token grant) in flight per client IP. */
+  limitAnonymousPerIp: number;
+  /** Time for a request's headers, and for the whole request (headers and body), to arrive. */
+  headerTimeoutMs: number;
+  bodyTimeoutMs: number;
   lockoutFailures: number;
   lockoutWindowMs: number;
   lockoutPeriodMs: number;
@@ -123,13 +131,18 @@ export const OPTIONS: Option[] = [
     help: 'pino log level',
   },
   intOpt('limitInflight', '--limit-inflight', 'REST requests in flight, all clients', 1),
-  intOpt('limitPerClient', '--limit-per-client', 'REST requests in flight per client (user + IP)', 1),
+  intOpt('limitPerClient', '--limit-per-client', 'REST requests in flight per client (principal + IP)', 1),
   intOpt('busyDelayMs', '--busy-delay-ms', 'wait for a slot before answering 503', 0),
   intOpt('wsMax', '--ws-max', 'WebSocket connections in all', 1),
   intOpt('wsPerClient', '--ws-per-client', 'WebSocket connections per client', 1),
   intOpt('wsIdleMs', '--ws-idle-ms', 'close a socket after this long without traffic', 1),
   intOpt('wsConnectTimeoutMs', '--ws-connect-timeout-ms', 'contact-center socket: time to send connect', 1),
-  intOpt('lockoutFailures', '--lockout-failures', 'failed logins that lock (username, IP) out', 1),
+  intOpt('wsPendingMax', '--ws-pending-max', 'contact-center sockets not yet connected, in all', 1),
+  intOpt('wsPendingPerIp', '--ws-pending-per-ip', 'contact-center sockets not yet connected, per IP', 1),
+  intOpt('limitAnonymousPerIp', '--limit-anonymous-per-ip', 'token grants in flight per IP', 1),
+  intOpt('headerTimeoutMs', '--header-timeout-ms', 'time for request headers to arrive (408)', 1),
+  intOpt('bodyTimeoutMs', '--body-timeout-ms', 'time for a whole request, body included (408)', 1),
+  intOpt('lockoutFailures', '--lockout-failures', 'failed logins that lock (principal, IP) out', 1),
   intOpt('lockoutWindowMs', '--lockout-window-ms', 'window in which failures count', 1),
   intOpt('lockoutPeriodMs', '--lockout-period-ms', 'how long a lock-out lasts', 1),
   intOpt('bodyLimitBytes', '--body-limit-bytes', 'largest request body (413 above)', 1),
@@ -191,6 +204,11 @@ export const DEFAULTS: Config = {
   wsPerClient: 1,
   wsIdleMs: 3_600_000,
   wsConnectTimeoutMs: 10_000,
+  wsPendingMax: 1000,
+  wsPendingPerIp: 10,
+  limitAnonymousPerIp: 3,
+  headerTimeoutMs: 10_000,
+  bodyTimeoutMs: 30_000,
   lockoutFailures: 3,
   lockoutWindowMs: 1_800_000,
   lockoutPeriodMs: 3_600_000,
@@ -265,6 +283,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   }
   if (config.tlsCert && config.tlsKey) {
     config.tls = { cert: readPem(config.tlsCert, '--tls-cert'), key: readPem(config.tlsKey, '--tls-key') };
+  }
+  if (config.headerTimeoutMs > config.bodyTimeoutMs) {
+    throw new ConfigError('--header-timeout-ms must not exceed --body-timeout-ms (the whole request)');
   }
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     throw new ConfigError(`--database-url must start with postgres:// (got "${config.databaseUrl}")`);

@@ -37,6 +37,17 @@ export class CcTokenStore {
     await this.db.kysely.deleteFrom('cc_tokens').where('token_hash', '=', tokenHash).execute();
   }
 
+  /** Every subject holding a token (revocation picks from them). */
+  async subjects(): Promise<string[]> {
+    const rows = await this.db.kysely.selectFrom('cc_tokens').select('subject').distinct().execute();
+    return rows.map((r) => r.subject);
+  }
+
+  async removeSubjects(subjects: readonly string[]): Promise<void> {
+    if (subjects.length === 0) return;
+    await this.db.kysely.deleteFrom('cc_tokens').where('subject', 'in', subjects).execute();
+  }
+
   async removeExpired(now: number): Promise<void> {
     await this.db.kysely.deleteFrom('cc_tokens').where('expires_at', '<', now).execute();
   }

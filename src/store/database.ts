@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -64,9 +64,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
 async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Database>; dialect: Dialect }> {
   if (target.kind === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
-    if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
     let handle: InstanceType<typeof SQLite>;
     try {
+      if (target.file !== ':memory:') createPrivately(target.file);
       handle = new SQLite(target.file);
     } catch (e) {
       throw new DatabaseError(`cannot open SQLite database ${target.file}: ${(e as Error).message}`);
@@ -114,4 +114,14 @@ export function describe(target: DatabaseTarget): string {
   if (target.kind === 'sqlite') return `sqlite:${target.file}`;
   if (target.kind === 'postgres') return target.url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
   return target.dataDir ? `pglite:${target.dataDir}` : 'pglite (in memory)';
+}
+
+/**
+ * The database holds PIN hashes and token hashes: a new file (and a new folder for it) is
+ * readable by its owner only. SQLite gives its journal and WAL files the database file's mode.
+ * An existing file keeps the mode its operator gave it.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
 }

@@ -1,24 +1,38 @@
 import type { Principal } from '../../core/permissions.js';
 import type { Telemetry } from '../../core/telemetry.js';
-import { sha256, verifySecret } from '../../core/secrets.js';
+import { dummySecretHash, sha256, verifySecret } from '../../core/secrets.js';
 import type { Directory, DirectoryChange } from '../../directory/directory.js';
-import type { Extension } from '../../directory/model.js';
+import type { Extension, TelcoUser } from '../../directory/model.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
-import { Lockout } from './lockout.js';
+import { Lockout, UNKNOWN_PRINCIPAL } from './lockout.js';
 import { accountOf } from './principals.js';
-import { parseBasic } from './usernames.js';
+import { parseBasic, principalIdOf } from './usernames.js';
 
 export interface Authenticator {
-  /** Verifies credentials from client `ip`; throws UnauthorizedError or LockedOutError. */
-  authenticate(username: string, secret: string, ip: string): Principal;
+  /** Verifies credentials from client `ip`; rejects with UnauthorizedError or LockedOutError. */
+  authenticate(username: string, secret: string, ip: string): Promise<Principal>;
   /**
-   * The same for a raw `Basic` Authorization header whose digest (`basicDigest`) the caller has:
-   * a header verified before costs a lookup and the lock-out check, with no decoding and no
-   * second digest. Null when the header is not valid Basic.
+   * The principal of a `Basic` Authorization header verified before, by its digest (`sha256` of
+   * the header): a lookup and the lock-out check, no decoding, no key derivation. Undefined when
+   * the header is not known (then `verifyBasic`). Throws LockedOutError.
    */
-  authenticateBasic(header: string, digest: string, ip: string): Principal | null;
+  cachedBasic(digest: string, ip: string): Principal | undefined;
+  /** Verifies a `Basic` header that `cachedBasic` did not know; null when it is not valid Basic. */
+  verifyBasic(header: string, digest: string, ip: string): Promise<Principal | null>;
+  /**
+   * Key derivations run so far. Every verification costs exactly one, whether the user exists or
+   * not (unknown users are checked against a dummy hash), so failures cannot be told apart by time.
+   */
+  derivations(): number;
   /** Lock-outs and cached credentials are forgotten (simulator reset). */
   clear(): void;
+}
+
+export interface AuthenticatorOptions {
+  /** The lock-out clock (real time). */
+  now?: () => number;
+  /** The secret check; the asynchronous scrypt unless a test watches it. */
+  verify?: (secret: string, hash: string) => Promise<boolean>;
 }
 
 /** What the authenticator needs of the running server (the composition root passes it). */
@@ -31,57 +45,57 @@ interface RuntimeDeps {
   telemetry?: Pick<Telemetry, 'lockouts'>;
 }
 
-interface CacheEntry {
-  principal: Principal;
-  owner: string;
-  /** For entries keyed by a Basic header's digest: the lock-out is per (username, IP). */
-  username?: string;
-}
-
 const CACHE_MAX = 50_000;
 
 /**
- * Credential verification shared by both APIs. A verified (username, secret) is cached by a
- * digest, so a request costs no key derivation; a user's entries are dropped whenever the
- * directory changes that user, their tenant or the roles.
+ * Credential verification shared by both APIs. A verified credential is cached by a digest, so a
+ * request costs no key derivation; a user's entries are dropped whenever the directory changes
+ * that user, their tenant or the roles. Lock-outs count per resolved principal and client IP.
  */
-export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Date.now): Authenticator {
+export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOptions = {}): Authenticator {
   const { directory, config } = runtime;
+  const verify = opts.verify ?? verifySecret;
+  // Made now, so that not even the first unknown user waits for it (one derivation, off the loop).
+  dummySecretHash().catch(() => {});
   const lockout = new Lockout(
     () => ({
       failures: config.lockoutFailures,
       windowMs: config.lockoutWindowMs,
       periodMs: config.lockoutPeriodMs,
     }),
-    now,
+    opts.now,
   );
-  const cache = new Map<string, CacheEntry>();
-  const byOwner = new Map<string, Set<string>>();
+  /** Verified credentials by digest, and the digests of each principal (to drop them). */
+  const cache = new Map<string, Principal>();
+  const byPrincipal = new Map<string, Set<string>>();
+  /** The verification running per (principal, IP), which the next one waits for. */
+  const running = new Map<string, Promise<void>>();
+  let derivations = 0;
 
-  const forgetOwner = (owner: string) => {
-    for (const k of byOwner.get(owner) ?? []) cache.delete(k);
-    byOwner.delete(owner);
+  const forgetPrincipal = (id: string) => {
+    for (const k of byPrincipal.get(id) ?? []) cache.delete(k);
+    byPrincipal.delete(id);
   };
   const forgetAll = () => {
     cache.clear();
-    byOwner.clear();
+    byPrincipal.clear();
   };
   const forgetTenant = (tenantId: number) => {
-    for (const owner of [...byOwner.keys()]) {
-      if (owner.startsWith(`ext:${tenantId}:`) || owner === `tenant:${tenantId}`) forgetOwner(owner);
-    }
+    for (const id of [...byPrincipal.keys()]) if (id.startsWith(`ext:${tenantId}:`)) forgetPrincipal(id);
     // Scoped telco users of that tenant.
-    for (const [k, e] of cache) if (e.principal.tenantId === tenantId) cache.delete(k);
+    for (const [k, p] of cache) if (p.tenantId === tenantId) cache.delete(k);
   };
 
   directory.onChange((change: DirectoryChange) => {
     if (change.op === 'reset') return forgetAll();
     const entity = change.op === 'put' ? change.after : change.before;
     switch (change.kind) {
-      case 'extension':
-        return forgetOwner(`ext:${entity.tenantId}:${(entity as unknown as Extension).ext}`);
+      case 'extension': {
+        const e = entity as unknown as Extension;
+        return forgetPrincipal(principalIdOf({ kind: 'tenant', tenantId: e.tenantId, ext: e.ext }));
+      }
       case 'telcoUser':
-        return forgetOwner(`telco:${entity.id}`);
+        return forgetPrincipal(principalIdOf({ kind: 'telco', name: (entity as unknown as TelcoUser).id }));
       case 'tenant':
         return forgetTenant(Number(entity.id));
       case 'role':
@@ -95,55 +109,84 @@ export function createAuthenticator(runtime: RuntimeDeps, now: () => number = Da
   };
   runtime.onReset(clear);
 
-  function verify(username: string, secret: string): { principal: Principal; owner: string } | null {
-    const account = accountOf(directory, username);
-    if (!account?.secretHash || !verifySecret(secret, account.secretHash)) return null;
-    return account;
+  const remember = (cacheKey: string, principal: Principal) => {
+    if (cache.size >= CACHE_MAX) forgetAll();
+    cache.set(cacheKey, principal);
+    const keys = byPrincipal.get(principal.id) ?? new Set<string>();
+    keys.add(cacheKey);
+    byPrincipal.set(principal.id, keys);
+  };
+  const locked = (ms: number) => new LockedOutError(Math.ceil(ms / 1000));
+  const refuseIfLocked = (principalId: string, ip: string) => {
+    const left = lockout.lockedFor(principalId, ip);
+    if (left > 0) throw locked(left);
+  };
+
+  /** Runs `work` after the previous work of the same key has settled. */
+  function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = (running.get(key) ?? Promise.resolve()).then(work);
+    const settled = result.then(
+      () => {},
+      () => {},
+    );
+    running.set(key, settled);
+    void settled.then(() => {
+      if (running.get(key) === settled) running.delete(key);
+    });
+    return result;
   }
 
-  const remember = (cacheKey: string, entry: CacheEntry) => {
-    if (cache.size >= CACHE_MAX) forgetAll();
-    cache.set(cacheKey, entry);
-    const keys = byOwner.get(entry.owner) ?? new Set<string>();
-    keys.add(cacheKey);
-    byOwner.set(entry.owner, keys);
-  };
-  const refuseIfLocked = (username: string, ip: string) => {
-    const locked = lockout.lockedFor(username, ip);
-    if (locked > 0) throw new LockedOutError(Math.ceil(locked / 1000));
-  };
-
-  function authenticateEntry(username: string, secret: string, ip: string): CacheEntry {
-    refuseIfLocked(username, ip);
-    const cacheKey = sha256(`${username}\u0000${secret}`);
-    const hit = cache.get(cacheKey);
-    if (hit) return hit;
-    const found = verify(username, secret);
-    if (!found) {
-      const lockedNow = lockout.fail(username, ip);
-      if (lockedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
-      if (lockedNow > 0) throw new LockedOutError(Math.ceil(lockedNow / 1000));
+  /**
+   * The slow path: resolve the username, then one key derivation against the user's hash, or the
+   * dummy hash when there is no such user, so both cost the same. Verifications of one
+   * (principal, IP) run one after another: parallel guesses cannot all pass the lock-out check
+   * before the first failure counts, and parallel first logins cost one derivation.
+   */
+  function verifyCredentials(username: string, secret: string, ip: string, cacheKey: string) {
+    const account = accountOf(directory, username);
+    const id = account?.principal.id ?? UNKNOWN_PRINCIPAL;
+    return serially(`${id}\u0000${ip}`, async (): Promise<Principal> => {
+      refuseIfLocked(id, ip);
+      const known = cache.get(cacheKey);
+      if (known) return known;
+      derivations++;
+      const ok = await verify(secret, account?.secretHash ?? (await dummySecretHash()));
+      if (ok && account) {
+        // The directory may have changed during the derivation (a PIN change, a disabled user).
+        const current = accountOf(directory, username);
+        if (!current || current.secretHash !== account.secretHash) throw new UnauthorizedError();
+        remember(cacheKey, current.principal);
+        return current.principal;
+      }
+      // Once an address is locked for unknown users, every failure from it answers as locked,
+      // so whether a username exists cannot be learnt from the answers either.
+      const failedNow = lockout.fail(id, ip);
+      if (failedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
+      const lockedNow = failedNow || lockout.lockedFor(UNKNOWN_PRINCIPAL, ip);
+      if (lockedNow > 0) throw locked(lockedNow);
       throw new UnauthorizedError();
-    }
-    remember(cacheKey, found);
-    return found;
+    });
   }
 
   return {
     clear,
-    authenticate: (username, secret, ip) => authenticateEntry(username, secret, ip).principal,
-    authenticateBasic(header, digest, ip) {
-      const cacheKey = `basic:${digest}`;
+    derivations: () => derivations,
+    async authenticate(username, secret, ip) {
+      const cacheKey = sha256(`${username}\u0000${secret}`);
       const hit = cache.get(cacheKey);
-      if (hit) {
-        refuseIfLocked(hit.username!, ip);
-        return hit.principal;
-      }
+      if (!hit) return verifyCredentials(username, secret, ip, cacheKey);
+      refuseIfLocked(hit.id, ip);
+      return hit;
+    },
+    cachedBasic(digest, ip) {
+      const hit = cache.get(`basic:${digest}`);
+      if (hit) refuseIfLocked(hit.id, ip);
+      return hit;
+    },
+    async verifyBasic(header, digest, ip) {
       const creds = parseBasic(header);
       if (!creds) return null;
-      const found = authenticateEntry(creds.username, creds.secret, ip);
-      remember(cacheKey, { principal: found.principal, owner: found.owner, username: creds.username });
-      return found.principal;
+      return verifyCredentials(creds.username, creds.secret, ip, `basic:${digest}`);
     },
   };
 }

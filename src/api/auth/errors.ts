@@ -6,7 +6,7 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-/** 403 LOCKED_OUT: the (username, IP) pair is locked; `retryAfterSeconds` feeds `Retry-After`. */
+/** 403 LOCKED_OUT: the (principal, IP) pair is locked; `retryAfterSeconds` feeds `Retry-After`. */
 export class LockedOutError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super('locked', 'LOCKED_OUT', `Too many failed logins; try again in ${retryAfterSeconds} seconds.`, [

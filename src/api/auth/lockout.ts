@@ -1,6 +1,8 @@
 /**
- * Lock-out (DESIGN §3.1): `failures` failed logins for one (username, client IP) within `windowMs`
- * lock that pair out for `periodMs`, even with the right credentials. Real time, never the
+ * Lock-out (DESIGN §3.1): `failures` failed logins for one (principal, client IP) within `windowMs`
+ * lock that pair out for `periodMs`, even with the right credentials. The principal is the resolved
+ * one (`Principal.id`), so every spelling of a username shares one count; failed logins that name
+ * nobody share the address's `UNKNOWN_PRINCIPAL` count. Real time, never the
  * virtual clock: it is a security timer. A successful login in between does not forget failures:
  * the spec counts failed logins within the window (and a cached success never reached this anyway).
  */
@@ -25,19 +27,22 @@ export class Lockout {
   ) {}
 
   /** Milliseconds left of a lock-out, or 0 when the pair may try. */
-  lockedFor(username: string, ip: string): number {
-    const e = this.entries.get(key(username, ip));
+  lockedFor(principalId: string, ip: string): number {
+    // Runs on every authenticated request: nothing to build while no one has failed.
+    if (this.entries.size === 0) return 0;
+    const k = key(principalId, ip);
+    const e = this.entries.get(k);
     if (!e?.lockedUntil) return 0;
     const left = e.lockedUntil - this.now();
     if (left > 0) return left;
-    this.entries.delete(key(username, ip));
+    this.entries.delete(k);
     return 0;
   }
 
   /** Records a failure; returns the lock-out length when this failure locks the pair. */
-  fail(username: string, ip: string): number {
+  fail(principalId: string, ip: string): number {
     const { failures, windowMs, periodMs } = this.policy();
-    const k = key(username, ip);
+    const k = key(principalId, ip);
     const now = this.now();
     const e = this.entries.get(k) ?? { failures: [] };
     e.failures = e.failures.filter((t) => now - t < windowMs);
@@ -65,4 +70,7 @@ export class Lockout {
   }
 }
 
-const key = (username: string, ip: string) => `${username.toLowerCase()}\u0000${ip}`;
+/** The lock-out principal of failed logins whose username names no one who may log in. */
+export const UNKNOWN_PRINCIPAL = 'unknown';
+
+const key = (principalId: string, ip: string) => `${principalId}\u0000${ip}`;

@@ -1,13 +1,11 @@
 import type { CcPermission, Principal } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Extension, TelcoUser } from '../../directory/model.js';
-import { resolveUsername } from './usernames.js';
+import { principalIdOf, resolveUsername } from './usernames.js';
 
-/** Who a username names, if that user may log in now: the principal, its owner key and stored hash. */
+/** Who a username names, if that user may log in now: the principal and its stored hash. */
 export interface Account {
   principal: Principal;
-  /** Cache-invalidation key of the directory record behind the principal. */
-  owner: string;
   secretHash: string | undefined;
 }
 
@@ -23,16 +21,12 @@ export function accountOf(directory: Directory, username: string): Account | nul
     const t = directory.telcoUser(target.name);
     if (!t?.enabled) return null;
     if (t.scopedTenantId !== undefined && !directory.tenant(t.scopedTenantId)?.active) return null;
-    return { principal: telcoPrincipal(t, username), owner: `telco:${t.id}`, secretHash: t.passwordHash };
+    return { principal: telcoPrincipal(t, username), secretHash: t.passwordHash };
   }
   const ext = directory.extension(target.tenantId, target.ext);
   if (!directory.tenant(target.tenantId)?.active || !ext?.enabled) return null;
   if (ext.type !== 'userExt' && ext.type !== 'locationExt') return null;
-  return {
-    principal: tenantPrincipal(directory, ext, username),
-    owner: `ext:${ext.tenantId}:${ext.ext}`,
-    secretHash: ext.pinHash,
-  };
+  return { principal: tenantPrincipal(directory, ext, username), secretHash: ext.pinHash };
 }
 
 function tenantPrincipal(directory: Directory, ext: Extension, username: string): Principal {
@@ -40,6 +34,7 @@ function tenantPrincipal(directory: Directory, ext: Extension, username: string)
   for (const roleId of ext.ccRoleIds)
     for (const p of directory.get('role', roleId)?.permissions ?? []) perms.add(p);
   return Object.freeze({
+    id: principalIdOf({ kind: 'tenant', tenantId: ext.tenantId, ext: ext.ext }),
     authority: ext.type === 'locationExt' ? 'location' : ext.admin ? 'tenantAdmin' : 'user',
     username,
     tenantId: ext.tenantId,
@@ -53,6 +48,7 @@ function tenantPrincipal(directory: Directory, ext: Extension, username: string)
 function telcoPrincipal(t: TelcoUser, username: string): Principal {
   const scoped = t.scopedTenantId !== undefined;
   return Object.freeze({
+    id: principalIdOf({ kind: 'telco', name: t.id }),
     authority: scoped ? 'scopedTelco' : 'telco',
     username,
     tenantId: t.scopedTenantId,

@@ -4,6 +4,14 @@ import type { Directory } from '../../directory/directory.js';
 export type LoginTarget = { kind: 'telco'; name: string } | { kind: 'tenant'; tenantId: number; ext: string };
 
 /**
+ * The resolved principal a login target names (`Principal.id`): every spelling of one user gives
+ * the same id, so lock-outs, limits and caches keyed on it cannot be walked around.
+ */
+export function principalIdOf(target: LoginTarget): string {
+  return target.kind === 'telco' ? `telco:${target.name}` : `ext:${target.tenantId}:${target.ext}`;
+}
+
+/**
  * The username forms of the voice spec: `<ext>@<tenantId>`, `<ext>@<tenantId>.ID`,
  * `<ext>@<DID digits>.DID`, `<ext>@<web login url>.URI` (suffixes uppercase, as the spec says),
  * and telco logins (no `@`). Returns null when the name designates nobody.

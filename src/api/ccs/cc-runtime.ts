@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ContactCenter } from '../../contact-center/contact-center.js';
 import type { Clock } from '../../core/clock.js';
 import type { Telemetry } from '../../core/telemetry.js';
@@ -22,6 +23,8 @@ export interface CcRuntime {
   callRecords: CallRecordStore;
   /** Where the OAuth tokens are kept. */
   db: Db;
+  /** Where a failed token revocation is reported. */
+  log: Logger;
   /** The bus the event socket listens to. */
   events: PlatformEvents;
   docs: ApiDocs;

@@ -18,8 +18,9 @@ export function oauthRoutes(app: FastifyInstance, runtime: CcRuntime, tokens: To
       summary: 'Get an access token (password or refresh_token grant)',
       description:
         'OAuth 2.0 token endpoint. The password grant takes the same usernames and passwords or PINs ' +
-        'as the voice API; a refresh token works once. Three failed logins of one username from one ' +
-        'address lock it out for a while (403 `Locked Out` with `Retry-After`).',
+        'as the voice API; a refresh token works once. Three failed logins of one user (under any ' +
+        'spelling of the username) from one address lock it out for a while (403 `Locked Out` ' +
+        'with `Retry-After`).',
       tags: ['authentication'],
       security: [],
       body: TokenRequestSchema,
@@ -35,7 +36,7 @@ export function oauthRoutes(app: FastifyInstance, runtime: CcRuntime, tokens: To
     handler: async (req, { body }, reply) => {
       reply.header('cache-control', 'no-store');
       if (body.grant_type === 'password') {
-        const principal = auth.authenticate(body.username, body.password, req.ip);
+        const principal = await auth.authenticate(body.username, body.password, req.ip);
         return tokens.issue(principal.username);
       }
       const found = await tokens.refresh(body.refresh_token);

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CcRuntime } from './cc-runtime.js';
-import { registerRestLimits } from '../limits/index.js';
+import { clientOf, registerRestLimits } from '../limits/index.js';
 import { notePrincipal } from '../auth/request-principal.js';
 import { requireJsonWrites } from '../schema/json-only.js';
 import { capBodies } from '../schema/bounds.js';
+import { principal as callerOf } from './access.js';
 import { ccErrorHandler, sendCcError, unauthorized } from './errors.js';
 import { oauthRoutes } from './oauth.js';
 import { CC_OPENAPI } from './openapi-info.js';
@@ -13,6 +14,7 @@ import { callRoutes } from './routes-calls.js';
 import { tenantRoutes } from './routes-tenants.js';
 import { documentEventSocket } from './socket-docs.js';
 import { eventSocket } from './socket.js';
+import { revokeTokensOnCredentialChange } from './token-revocation.js';
 import { TokenService } from './tokens.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -21,6 +23,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime }) {
   const { runtime } = opts;
   const tokens = new TokenService(runtime.db);
+  revokeTokensOnCredentialChange(runtime.directory, tokens, runtime.log);
   const { limits } = runtime;
   runtime.docs.defineOpenApi(CC_OPENAPI);
 
@@ -32,13 +35,14 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(text))));
   });
-  registerRestLimits(app, {
-    limits,
-    clientKey: (req) => `${req.headers.authorization ?? ''}|${req.ip}`,
-    sendBusy: (reply) => reply.send({ success: false, reason: 'Service Unavailable' }),
-  });
+  const sendBusy = (reply: FastifyReply) => reply.send({ success: false, reason: 'Service Unavailable' });
 
-  oauthRoutes(app, runtime, tokens);
+  // The token grant is work without credentials: it draws from its own per-IP pool, never from
+  // the slots of authenticated clients.
+  await app.register(async (anonymous) => {
+    registerRestLimits(anonymous, { limiter: limits.anonymous, clientKey: (req) => req.ip, sendBusy });
+    oauthRoutes(anonymous, runtime, tokens);
+  });
   const continuity = await runtime.continuity;
   app.addHook('onClose', () => continuity.close());
   eventSocket(app, runtime, tokens, limits, continuity);
@@ -60,6 +64,12 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
       const cached = tokens.cachedSubject(m[1]);
       if (cached !== undefined) return admit(cached);
       tokens.subjectOf(m[1]).then(admit, (e: unknown) => done(e as Error));
+    });
+    // After the token is verified: the slot belongs to its principal + IP.
+    registerRestLimits(api, {
+      limiter: limits.requests,
+      clientKey: (req) => clientOf('cc', callerOf(req).id, req.ip),
+      sendBusy,
     });
     tenantRoutes(api, runtime);
     agentRoutes(api, runtime);

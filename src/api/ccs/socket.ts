@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { CcEvent } from '../../contact-center/types.js';
 import type { Principal } from '../../core/permissions.js';
 import type { CcRuntime } from './cc-runtime.js';
 import { observeFrames } from '../transport/traffic.js';
 import { socketRoute } from '../transport/websockets.js';
-import type { Limits, SocketSlot } from '../limits/index.js';
+import { clientOf, type Limits, type SocketSlot } from '../limits/index.js';
 import { firstIssue, matches } from '../schema/validate.js';
 import { type Continuity, identityOf } from '../continuity/index.js';
 import {
@@ -100,11 +99,13 @@ export function eventSocket(
 
   function onSocket(socket: WebSocket, ip: string) {
     observeFrames(socket, runtime.traffic, 'contact-center-events');
-    if (limits.sockets.refusal(`pending:${ip}:${randomUUID()}`) === 'global') {
+    // Until `connect` succeeds the socket holds a slot of the pending pool (capped per IP), never
+    // one of the authenticated sockets': anonymous sockets cannot crowd out clients.
+    if (limits.pendingSockets.refusal(ip)) {
       socket.close(TRY_AGAIN_LATER, 'too many connections');
       return;
     }
-    let slot = limits.sockets.admit(`pending:${randomUUID()}`, () => socket.close(1000, 'idle'));
+    let slot = limits.pendingSockets.admit(ip, () => socket.close(1000, 'idle'));
     let session: Session | undefined;
     let connecting = false;
     const connectTimer = setTimeout(() => {
@@ -133,13 +134,15 @@ export function eventSocket(
         const subject = matches(ConnectRequestSchema, connect)
           ? await tokens.subjectOf((connect as ConnectRequest).token)
           : null;
+        // Closed while the token was looked up: its close already ran, so it must take no slot.
+        if (socket.readyState !== socket.OPEN) return;
         const principal = subject ? principalOfSubject(directory, subject) : null;
         if (!principal) {
           send({ response: 'connect', success: false, reason: 'Unauthorized' });
           socket.close(POLICY_VIOLATION, 'unauthorized');
           return;
         }
-        const client = `${principal.username}|${ip}`;
+        const client = clientOf('cc', principal.id, ip);
         const resume = parseResume(rawResume);
         if (resume === undefined) {
           send({ response: 'connect', success: false, reason: 'Invalid resume' });

@@ -14,6 +14,9 @@ const CACHE_MAX = 50_000;
 export class TokenService {
   private readonly store: CcTokenStore;
   private readonly cache = new Map<string, StoredToken>();
+  /** The revocation under way (store reads wait for it), and how many have started. */
+  private revoking: Promise<void> = Promise.resolve();
+  private revocations = 0;
 
   constructor(
     db: Db,
@@ -33,7 +36,6 @@ export class TokenService {
     return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh };
   }
 
-  /** The subject of a valid access token, or null. */
   /** The subject when the token is in memory (null: expired); undefined when only the store knows. */
   cachedSubject(accessToken: string): string | null | undefined {
     const hash = sha256(accessToken);
@@ -50,7 +52,11 @@ export class TokenService {
     const hash = sha256(accessToken);
     let t = this.cache.get(hash);
     if (!t) {
+      const revocations = this.revocations;
+      await this.revoking;
       t = await this.store.get(hash);
+      // A revocation began while the store answered: what it said may be gone.
+      if (revocations !== this.revocations) return this.subjectOf(accessToken);
       if (t?.kind !== 'access') return null;
       this.remember(hash, t);
     }
@@ -64,10 +70,25 @@ export class TokenService {
   /** Trades a refresh token (once) for a new pair; null when it is not valid. */
   async refresh(refreshToken: string): Promise<{ subject: string } | null> {
     const hash = sha256(refreshToken);
+    await this.revoking;
     const t = await this.store.get(hash);
     if (t?.kind !== 'refresh' || t.expiresAt <= this.now()) return null;
     await this.store.remove(hash);
     return { subject: t.subject };
+  }
+
+  /**
+   * Revokes every access and refresh token whose subject `matches`: at once in memory, then in the
+   * store, which lookups wait for.
+   */
+  revoke(matches: (subject: string) => boolean): Promise<void> {
+    this.revocations++;
+    for (const [hash, t] of this.cache) if (matches(t.subject)) this.cache.delete(hash);
+    const run = this.revoking.then(async () => {
+      await this.store.removeSubjects((await this.store.subjects()).filter(matches));
+    });
+    this.revoking = run.catch(() => {});
+    return run;
   }
 
   private remember(hash: string, t: StoredToken): void {

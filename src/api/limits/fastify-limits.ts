@@ -7,16 +7,32 @@ import { SocketRegistry } from './socket-registry.js';
 interface LimitsConfig {
   limitInflight: number;
   limitPerClient: number;
+  limitAnonymousPerIp: number;
   busyDelayMs: number;
   wsMax: number;
   wsPerClient: number;
   wsIdleMs: number;
+  wsPendingMax: number;
+  wsPendingPerIp: number;
 }
 
 export interface Limits {
+  /** REST requests of authenticated clients, keyed by `clientOf` (principal + IP). */
   requests: RequestLimiter;
+  /** Unauthenticated REST work (the token grant), keyed by IP: its own pool. */
+  anonymous: RequestLimiter;
+  /** Authenticated sockets, keyed by `clientOf`. */
   sockets: SocketRegistry;
+  /** Sockets that have not authenticated yet, keyed by IP: its own pool. */
+  pendingSockets: SocketRegistry;
 }
+
+/**
+ * The limits key of an authenticated client: its resolved principal and its address, per API
+ * (a program using both APIs holds each API's allowance, as the two specifications each grant).
+ */
+export const clientOf = (api: 'voice' | 'cc', principalId: string, ip: string): string =>
+  `${api}\u0000${principalId}\u0000${ip}`;
 
 const shared = new WeakMap<object, Limits>();
 
@@ -31,7 +47,17 @@ export function limitsFor(runtime: { config: LimitsConfig }): Limits {
         perClient: c.limitPerClient,
         busyDelayMs: c.busyDelayMs,
       })),
+      anonymous: new RequestLimiter(() => ({
+        inflight: c.limitInflight,
+        perClient: c.limitAnonymousPerIp,
+        busyDelayMs: c.busyDelayMs,
+      })),
       sockets: new SocketRegistry(() => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs })),
+      pendingSockets: new SocketRegistry(() => ({
+        max: c.wsPendingMax,
+        perClient: c.wsPendingPerIp,
+        idleMs: c.wsIdleMs,
+      })),
     };
     shared.set(runtime, l);
   }
@@ -39,16 +65,21 @@ export function limitsFor(runtime: { config: LimitsConfig }): Limits {
 }
 
 export interface RestLimitOptions {
-  limits: Limits;
-  /** The client of a request: user + IP. The user part may be unverified (it only picks a queue). */
+  /** `limits.requests` after the scope's authentication, or `limits.anonymous` for work without it. */
+  limiter: RequestLimiter;
+  /**
+   * The client of a request: `clientOf` its verified principal and IP, or the IP alone for
+   * unauthenticated work. Never a string the client typed: spellings must not multiply slots.
+   */
   clientKey: (req: FastifyRequest) => string;
   /** Writes the API's own busy answer (status 503 and `Retry-After` are already set). */
   sendBusy: (reply: FastifyReply, retryAfterSeconds: number) => FastifyReply;
 }
 
 /**
- * Adds REST admission to the routes of `app` (an encapsulated plugin scope). WebSocket upgrades
- * are left to the socket registry.
+ * Adds REST admission to the routes of `app` (an encapsulated plugin scope), after the hooks
+ * registered before it (register it after authentication: an anonymous client must not hold an
+ * authenticated client's slot). WebSocket upgrades are left to the socket registries.
  */
 export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions): void {
   const admit = (reply: FastifyReply, release: () => void) => {
@@ -61,12 +92,12 @@ export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions)
   app.addHook('onRequest', (req, reply, done) => {
     if (isUpgrade(req)) return done();
     const client = opts.clientKey(req);
-    const now = opts.limits.requests.tryAcquire(client);
+    const now = opts.limiter.tryAcquire(client);
     if (now) {
       admit(reply, now);
       return done();
     }
-    opts.limits.requests.acquire(client).then(
+    opts.limiter.acquire(client).then(
       (release) => {
         admit(reply, release);
         done();

@@ -1,4 +1,5 @@
 export {
+  clientOf,
   isBodyTooLarge,
   type Limits,
   limitsFor,

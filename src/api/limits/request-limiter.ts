@@ -1,5 +1,5 @@
 /**
- * REST admission (DESIGN §3.8): at most `perClient` requests in flight per client (user + IP) and
+ * REST admission (DESIGN §3.8): at most `perClient` requests in flight per client (principal + IP) and
  * `inflight` in all. A request that cannot start within `busyDelayMs` is refused as busy.
  * Real time: the busy delay is a transport timer, never the virtual clock.
  */

@@ -1,7 +1,7 @@
 /**
  * WebSocket admission and idle time-out, shared by both socket endpoints (DESIGN §3.8):
- * `max` sockets in all, `perClient` per client (user + IP), and a socket with no traffic in
- * either direction for `idleMs` is closed. Real time, like every transport timer.
+ * `max` sockets in all, `perClient` per client (principal + IP, or IP for pending sockets), and
+ * a socket with no traffic in either direction for `idleMs` is closed. Real time, like every transport timer.
  */
 export interface SocketLimits {
   max: number;

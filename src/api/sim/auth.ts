@@ -14,7 +14,7 @@ export function requireTelcoAdmin(app: FastifyInstance, auth: Authenticator): vo
     const creds = parseBasic(req.headers.authorization);
     if (!creds)
       throw new UnauthorizedError('The simulator needs HTTP Basic credentials of a telco administrator.');
-    const principal = auth.authenticate(creds.username, creds.secret, req.ip);
+    const principal = await auth.authenticate(creds.username, creds.secret, req.ip);
     notePrincipal(req, principal);
     if (!mayDriveSimulator(principal)) {
       throw forbidden('FORBIDDEN', 'The simulator needs an unscoped telco user with SM or TBAM.');

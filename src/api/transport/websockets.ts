@@ -10,6 +10,9 @@ declare module 'fastify' {
   }
 }
 
+/** The one subprotocol the server selects when a client offers it (browser tools do). */
+export const SUBPROTOCOL = 'switchboard';
+
 /** What an upgrade request brought: its socket and the bytes read past its headers. */
 interface Upgrade {
   socket: Duplex;
@@ -36,7 +39,13 @@ export function installWebSockets(
   app: FastifyInstance,
   opts: { maxPayload: number; onClose: (wss: WebSocketServer) => void },
 ): void {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: opts.maxPayload,
+    // Only ever our own protocol name: `ws` would otherwise select the first one offered, which
+    // may be a browser's `basic.<credentials>` (docs/browser-tools.md), and echo it.
+    handleProtocols: (offered) => (offered.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
   app.decorate('websocketServer', wss);
   const onUpgrade = (req: UpgradeRequest, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener before emitting 'upgrade'; the socket stays guarded

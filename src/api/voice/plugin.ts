@@ -56,15 +56,16 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   // "none required" bodies (e.g. POST of a subscription set) may come as an empty body with a
   // JSON content type, as many HTTP clients send them.
   parseJsonOrEmpty(app);
+  // Authentication first: a slot is only ever taken by a verified principal (+ IP).
+  registerBasicAuth(app, runtime.auth);
   registerRestLimits(app, {
-    limits: runtime.limits,
+    limiter: runtime.limits.requests,
     clientKey,
     sendBusy: (reply) =>
       reply
         .type(PROBLEM_JSON)
         .send(problem(503, 'BUSY', 'The server is busy; retry after the indicated delay.')),
   });
-  registerBasicAuth(app, runtime.auth);
   registerEventSocket(app, runtime, sockets, continuity);
   registerVoiceEventsDocument(runtime.docs);
   registerResources(

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import { sha256 } from '../../core/secrets.js';
-import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { type Authenticator, UnauthorizedError } from '../auth/index.js';
 import { REQUEST_PRINCIPAL } from '../auth/request-principal.js';
+import { clientOf } from '../limits/index.js';
 
 /**
- * A request's Basic credentials: the header (or the WebSocket subprotocol token made into one),
- * its digest, which keys the authenticator's cache, and the (not yet verified) username.
+ * A request's Basic credentials: the header (or the WebSocket subprotocol token made into one)
+ * and its digest, which keys the authenticator's cache.
  */
 interface Basic {
   header: string;
   digest: string;
-  username: string;
 }
 
 /**
@@ -20,76 +20,59 @@ interface Basic {
  */
 interface AuthState {
   [REQUEST_PRINCIPAL]?: Principal;
-  [BASIC]?: Basic | null;
 }
-const BASIC = Symbol('voice basic credentials');
 const stateOf = (req: FastifyRequest) => req as FastifyRequest & AuthState;
 
-/**
- * Usernames of Basic headers by digest, so a header seen before costs one digest and no base64
- * decoding (the limits layer needs the username before authentication). Usernames are not secret.
- */
-const usernames = new Map<string, string>();
-const USERNAMES_MAX = 50_000;
+const REQUIRED = 'Credentials are required (HTTP Basic).';
 
-/** HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication). */
+/**
+ * HTTP Basic on every request of the scope, the WebSocket upgrade included (spec: Authentication).
+ * A header verified before costs a digest and a lookup; any other is verified off the event loop.
+ */
 export function registerBasicAuth(app: FastifyInstance, auth: Authenticator): void {
   app.addHook('onRequest', (req, _reply, done) => {
-    const basic = basicOf(req);
-    let principal: Principal | null;
+    const basic = readBasic(req);
+    if (!basic) return done(new UnauthorizedError(REQUIRED));
+    const admit = (principal: Principal | null) => {
+      if (!principal) return done(new UnauthorizedError(REQUIRED));
+      stateOf(req)[REQUEST_PRINCIPAL] = principal;
+      done();
+    };
+    let cached: Principal | undefined;
     try {
-      principal = basic && auth.authenticateBasic(basic.header, basic.digest, req.ip);
+      cached = auth.cachedBasic(basic.digest, req.ip);
     } catch (e) {
       return done(e as Error);
     }
-    if (!principal) return done(new UnauthorizedError('Credentials are required (HTTP Basic).'));
-    stateOf(req)[REQUEST_PRINCIPAL] = principal;
-    done();
+    if (cached) return admit(cached);
+    auth.verifyBasic(basic.header, basic.digest, req.ip).then(admit, (e: unknown) => done(e as Error));
   });
 }
 
 export function principalOf(req: FastifyRequest): Principal {
   const p = stateOf(req)[REQUEST_PRINCIPAL];
-  if (!p) throw new UnauthorizedError('Credentials are required (HTTP Basic).');
+  if (!p) throw new UnauthorizedError(REQUIRED);
   return p;
 }
 
-/** The limits client of a request: the (unverified) username and the client IP. */
+/** The limits client of an authenticated request: its resolved principal and the client IP. */
 export function clientKey(req: FastifyRequest): string {
-  return `${basicOf(req)?.username ?? ''}\u0000${req.ip}`;
-}
-
-/** Read once per request: the limits layer and the auth hook both need them. */
-function basicOf(req: FastifyRequest): Basic | null {
-  const state = stateOf(req);
-  const known = state[BASIC];
-  if (known !== undefined) return known;
-  return (state[BASIC] = readBasic(req));
+  return clientOf('voice', principalOf(req).id, req.ip);
 }
 
 /**
  * Browsers cannot set Authorization on a WebSocket, so an upgrade may carry the same Basic
  * credentials as subprotocols `switchboard, basic.<base64url(username:password)>` (docs/browser-tools.md).
- * The server answers with the first offered protocol, so the credentials are not echoed.
+ * The server only ever selects `switchboard` (src/server/websockets.ts), so the credentials are
+ * never echoed.
  */
 function readBasic(req: FastifyRequest): Basic | null {
   const authorization = req.headers.authorization;
-  const header = authorization ? basicFrom(authorization) : null;
-  if (header || req.headers.upgrade?.toLowerCase() !== 'websocket') return header;
+  if (authorization) return { header: authorization, digest: sha256(authorization) };
+  if (req.headers.upgrade?.toLowerCase() !== 'websocket') return null;
   const offered = req.headers['sec-websocket-protocol']?.split(',') ?? [];
   const token = offered.map((p) => p.trim()).find((p) => p.startsWith('basic.'));
-  return token ? basicFrom(`Basic ${token.slice('basic.'.length)}`) : null;
-}
-
-function basicFrom(header: string): Basic | null {
-  const digest = sha256(header);
-  let username = usernames.get(digest);
-  if (username === undefined) {
-    const creds = parseBasic(header);
-    if (!creds) return null;
-    username = creds.username;
-    if (usernames.size >= USERNAMES_MAX) usernames.clear();
-    usernames.set(digest, username);
-  }
-  return { header, digest, username };
+  if (!token) return null;
+  const header = `Basic ${token.slice('basic.'.length)}`;
+  return { header, digest: sha256(header) };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
+import { untilInFlight } from '../../helpers/in-flight.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { BASE, CcClient } from './cc-client.js';
 
@@ -38,14 +39,15 @@ test('a 4th concurrent request of one client waits, then gets the contact-center
     req.write('{"request":');
     return req;
   });
-  await new Promise((r) => setTimeout(r, 100));
-  const res = await s.fetch(`${BASE}/agent_state`, { headers: { authorization: `Bearer ${admin.token}` } });
+  await untilInFlight(s, 3);
+  // A route of the API (an address without one is answered 404 before any token or slot).
+  const res = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
   assert.equal(res.status, 503);
   assert.ok(Number(res.headers.get('retry-after')) >= 1);
   assert.deepEqual(await res.json(), { success: false, reason: 'Service Unavailable' });
   for (const h of held) h.destroy();
   // Slots come back once the held requests are gone.
-  await new Promise((r) => setTimeout(r, 100));
+  await untilInFlight(s, 0);
   const again = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
   assert.equal(again.status, 200);
 });

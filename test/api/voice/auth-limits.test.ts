@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
+import { untilInFlight } from '../../helpers/in-flight.js';
 import { basic, startTestServer, type TestServer } from '../../helpers/server.js';
 import { BOB, CAROL, getJson, openSocket } from './voice-helpers.js';
 
@@ -81,6 +82,7 @@ describe('limits', () => {
     const s = await startTestServer({ limitPerClient: 3, busyDelayMs: 5_000 });
     try {
       const held = [heldRequest(s, BOB), heldRequest(s, BOB), heldRequest(s, BOB)];
+      await untilInFlight(s, 3);
       // Another client is not held back by BOB's slots.
       assert.equal((await getJson(s, '/api', CAROL)).status, 200);
       let fourth: number | undefined;
@@ -101,7 +103,7 @@ describe('limits', () => {
     const s = await startTestServer({ limitPerClient: 3, busyDelayMs: 300 });
     try {
       const held = [heldRequest(s, BOB), heldRequest(s, BOB), heldRequest(s, BOB)];
-      await new Promise((r) => setTimeout(r, 50));
+      await untilInFlight(s, 3);
       const r = await getJson(s, '/api/v1', BOB);
       assert.equal(r.status, 503);
       assert.equal(r.headers.get('retry-after'), '1');
@@ -119,7 +121,7 @@ describe('limits', () => {
     const s = await startTestServer({ limitInflight: 2, busyDelayMs: 300 });
     try {
       const held = [heldRequest(s, BOB), heldRequest(s, CAROL)];
-      await new Promise((r) => setTimeout(r, 50));
+      await untilInFlight(s, 2);
       assert.equal((await getJson(s, '/api', '103@1001:1234')).status, 503);
       for (const h of held) h.abort();
     } finally {
@@ -160,7 +162,7 @@ describe('limits bookkeeping', () => {
     try {
       const { limitsFor } = await import('../../../src/api/limits/index.js');
       const held = heldRequest(s, BOB);
-      await new Promise((r) => setTimeout(r, 50));
+      await untilInFlight(s, 1);
       const abort = new AbortController();
       const waiting = s.fetch('/api', { auth: BOB, signal: abort.signal }).catch(() => 'aborted');
       await new Promise((r) => setTimeout(r, 50));

@@ -16,6 +16,7 @@ const directory = await Directory.load({
 });
 
 const owner: Principal = {
+  id: 'ext:1001:100',
   authority: 'tenantAdmin',
   username: '100@1001',
   tenantId: 1001,
