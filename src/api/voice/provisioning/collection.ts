@@ -197,6 +197,18 @@ export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row)
 
 /** What `filter` may name on a list: the scalar properties, and those of directly embedded records. */
 export function listSchema(def: CollectionDef): ItemSchema {
+  let schema = listSchemas.get(def);
+  if (!schema) {
+    schema = buildListSchema(def);
+    listSchemas.set(def, schema);
+  }
+  return schema;
+}
+
+/** Built once per collection, not on every list read (issue 19). */
+const listSchemas = new WeakMap<CollectionDef, ItemSchema>();
+
+function buildListSchema(def: CollectionDef): ItemSchema {
   const embeds: Record<string, ItemSchema> = {};
   for (const [name, ref] of Object.entries(def.refs ?? {})) embeds[name] = filterSchema(ref.target().fields);
   return filterSchema(def.fields, embeds);
