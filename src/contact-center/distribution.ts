@@ -1,3 +1,4 @@
+import { naturalCompare } from '../core/natural-order.js';
 import type { AgentRecord } from './agent-book.js';
 import type { CcCall } from './cc-call.js';
 import type { CcContext } from './context.js';
@@ -38,7 +39,7 @@ export class Distribution {
         this.cc.agents.refreshPhone(a);
         return a.phoneState === 'Idle';
       })
-      .sort((a, b) => a.idleSince - b.idleSince || a.ext.localeCompare(b.ext, 'en', { numeric: true }));
+      .sort((a, b) => a.idleSince - b.idleSince || naturalCompare(a.ext, b.ext));
   }
 
   reset(): void {

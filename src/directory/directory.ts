@@ -12,6 +12,7 @@ import type {
   Tenant,
 } from './model.js';
 import { extensionKey } from './model.js';
+import { naturalCompare } from '../core/natural-order.js';
 
 /** Where the directory writes through to. Implemented by `store/`. */
 export interface EntityStore {
@@ -34,6 +35,11 @@ type Listener = (change: DirectoryChange) => void;
  */
 export class Directory {
   private byKind = new Map<string, Map<string, GenericEntity>>();
+  /**
+   * The same records per kind and tenant, in the same order as `byKind`: a tenant's list reads
+   * only its own records, never every tenant's (issue 19: no read grows with unrelated tenants).
+   */
+  private byKindTenant = new Map<string, Map<string, GenericEntity>>();
   private didIndex = new Map<string, Did>();
   private tenantByDidIndex = new Map<string, Tenant>();
   private tenantByUrlIndex = new Map<string, Tenant>();
@@ -61,8 +67,9 @@ export class Directory {
   list<K extends Kind>(kind: K, tenantId?: number): EntityKinds[K][];
   list(kind: string, tenantId?: number): GenericEntity[];
   list(kind: string, tenantId?: number): unknown[] {
-    const all = [...(this.byKind.get(kind)?.values() ?? [])];
-    return tenantId === undefined ? all : all.filter((e) => e.tenantId === tenantId);
+    const m =
+      tenantId === undefined ? this.byKind.get(kind) : this.byKindTenant.get(tenantKey(kind, tenantId));
+    return [...(m?.values() ?? [])];
   }
 
   async put<K extends Kind>(kind: K, entity: EntityKinds[K]): Promise<void>;
@@ -82,6 +89,7 @@ export class Directory {
     await this.retire(kind, id);
     await this.store.remove(kind, id);
     this.byKind.get(kind)!.delete(id);
+    this.byKindTenant.get(tenantKey(kind, before.tenantId))?.delete(id);
     this.reindex();
     this.emit({ op: 'remove', kind, before });
     return true;
@@ -161,9 +169,7 @@ export class Directory {
     return this.get('extension', extensionKey(tenantId, ext));
   }
   extensions(tenantId: number): Extension[] {
-    return this.list('extension', tenantId).sort((a, b) =>
-      a.ext.localeCompare(b.ext, 'en', { numeric: true }),
-    );
+    return this.list('extension', tenantId).sort((a, b) => naturalCompare(a.ext, b.ext));
   }
   extensionByUuid(uuid: string): Extension | undefined {
     return this.extensionByUuidIndex.get(uuid.toLowerCase());
@@ -193,6 +199,7 @@ export class Directory {
 
   private fill(entities: StoredEntity[]): void {
     this.byKind = new Map();
+    this.byKindTenant = new Map();
     for (const e of entities) this.setInMemory(e.kind, e.data);
     this.reindex();
   }
@@ -203,7 +210,27 @@ export class Directory {
       m = new Map();
       this.byKind.set(kind, m);
     }
+    const before = m.get(entity.id);
     m.set(entity.id, entity);
+    if (before && before.tenantId !== entity.tenantId) {
+      this.byKindTenant.get(tenantKey(kind, before.tenantId))?.delete(entity.id);
+      this.refillTenant(kind, entity.tenantId);
+      return;
+    }
+    const key = tenantKey(kind, entity.tenantId);
+    let t = this.byKindTenant.get(key);
+    if (!t) {
+      t = new Map();
+      this.byKindTenant.set(key, t);
+    }
+    t.set(entity.id, entity);
+  }
+
+  /** A record moved to another tenant: that tenant's records again in `byKind` order. */
+  private refillTenant(kind: string, tenantId: unknown): void {
+    const t = new Map<string, GenericEntity>();
+    for (const e of this.byKind.get(kind)!.values()) if (e.tenantId === tenantId) t.set(e.id, e);
+    this.byKindTenant.set(tenantKey(kind, tenantId), t);
   }
 
   private reindex(): void {
@@ -235,6 +262,8 @@ export class Directory {
 /** The kind of the tombstones of removed records. */
 const RETIRED = 'retiredId';
 const retiredKey = (kind: string, id: string) => `${kind}/${id}`;
+/** Keeps `list`'s strict equality: a tenant id stored as a string is not the number. */
+const tenantKey = (kind: string, tenantId: unknown) => `${kind}/${typeof tenantId}:${String(tenantId)}`;
 
 /** `+1 (555) 555-0100` -> `15555550100`. */
 export function normalizeNumber(n: string): string {

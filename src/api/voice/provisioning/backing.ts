@@ -1,4 +1,5 @@
 import { conflict } from '../../../core/errors.js';
+import { naturalCompare } from '../../../core/natural-order.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { GenericEntity } from '../../../directory/model.js';
 import type { Directory } from '../../../directory/directory.js';
@@ -54,8 +55,7 @@ export interface JsonKindOptions {
   newId?: (s: Scope, fields: Record<string, unknown>) => string;
 }
 
-export const byId = (a: { id: string }, b: { id: string }) =>
-  a.id.localeCompare(b.id, 'en', { numeric: true });
+export const byId = (a: { id: string }, b: { id: string }) => naturalCompare(a.id, b.id);
 
 /**
  * The next integer id of a kind, as a string: above every id the kind has or ever had (ids of

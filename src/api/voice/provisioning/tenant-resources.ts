@@ -46,18 +46,6 @@ const phoneFields = {
   siteAssignment: f.enum('phoneSiteAssignmentType', { default: 'static', adminOnly: true }),
 };
 
-/** Registration is live switch state (the simulator or a SIP edge logs phones in), read once per request. */
-const registeredBySwitch = new WeakMap<Scope, Set<string>>();
-function registeredDevices(s: Scope): Set<string> {
-  let set = registeredBySwitch.get(s);
-  if (!set) {
-    const devices = s.runtime.switch.snapshot().devices;
-    set = new Set(devices.filter((d) => d.registered).map((d) => d.deviceId));
-    registeredBySwitch.set(s, set);
-  }
-  return set;
-}
-
 const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
   jsonKindBacking({
     kind: 'device',
@@ -70,7 +58,9 @@ const phoneBacking = (select?: (d: Device, s: Scope) => boolean) =>
         ownerExtension: d.ownerExt,
         model: d.model,
         macAddress: d.macAddress,
-        registered: registeredDevices(s).has(d.id),
+        // Live switch state, asked per phone: a snapshot of the whole switch read every tenant's
+        // devices and calls (issue 19).
+        registered: s.runtime.switch.isRegistered(d.id),
         lineCount: d.lineCount,
         acceptsReinvite: d.acceptsReinvite,
         sendsReinvite: d.sendsReinvite,
