@@ -163,7 +163,13 @@ export const OPTIONS: Option[] = [
     type: 'bool',
     help: 'webhooks may reach private, loopback and link-local addresses (development, tests)',
   },
-  intOpt('webhookTimeoutMs', '--webhook-timeout-ms', 'one webhook delivery attempt times out after this', 100, 600_000),
+  intOpt(
+    'webhookTimeoutMs',
+    '--webhook-timeout-ms',
+    'one webhook delivery attempt times out after this',
+    100,
+    600_000,
+  ),
   intOpt('webhookRetryMs', '--webhook-retry-ms', 'a failed webhook delivery is retried this long', 0),
   {
     key: 'corsOrigins',

@@ -13,9 +13,21 @@ const SECRET = 'whsec_guard-secret-0123456789';
 
 describe('webhooks: SSRF guard', () => {
   test('private, loopback, link-local and mapped addresses are forbidden; public ones are not', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0'])
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ])
       assert.equal(isForbiddenAddress(a), true, a);
-    for (const a of ['8.8.8.8', '2606:4700::1111', '::ffff:1.1.1.1']) assert.equal(isForbiddenAddress(a), false, a);
+    for (const a of ['8.8.8.8', '2606:4700::1111', '::ffff:1.1.1.1'])
+      assert.equal(isForbiddenAddress(a), false, a);
   });
 
   test('by default a delivery to a loopback receiver (by address or by a name resolving to it) is refused, never sent', async () => {

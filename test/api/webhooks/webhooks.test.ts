@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { presence } from '../continuity/resume-helpers.js';
@@ -62,7 +59,10 @@ describe('webhooks', () => {
       json: { url: 'https://127.0.0.1:9/hook', presenceEventAccounts: ['101@1001'] },
     });
     assert.equal(foreign.status, 403, 'a user may name only their own extension, as in a subscription set');
-    assert.equal((await getJson(s, created.headers.get('location')!, CAROL, { method: 'DELETE' })).status, 200);
+    assert.equal(
+      (await getJson(s, created.headers.get('location')!, CAROL, { method: 'DELETE' })).status,
+      200,
+    );
     assert.equal((await getJson(s, created.headers.get('location')!, CAROL)).status, 404);
     await s.stop();
   });
@@ -91,7 +91,8 @@ describe('webhooks', () => {
         ['dndOn', 'dndOff', 'dndOn'],
       );
       assert.equal(new Set(bodies.map((b) => b.deliveryId)).size, 3, 'each event once');
-      for (let i = 1; i < 3; i++) assert.ok(bodies[i].sequence > bodies[i - 1].sequence, 'sequence increases');
+      for (let i = 1; i < 3; i++)
+        assert.ok(bodies[i].sequence > bodies[i - 1].sequence, 'sequence increases');
       for (const r of rx.received) {
         assert.ok(verify(SECRET, r), 'valid signature');
         assert.equal(r.headers['webhook-id'], JSON.parse(r.body).deliveryId);
@@ -119,7 +120,8 @@ describe('webhooks', () => {
       assert.equal(rx.received[5].headers['webhook-id'], firstId);
       assert.ok(verify(SECRET, rx.received[5]));
       let after = await deliveries(s, hook.body);
-      for (let i = 0; i < 100 && after[3]?.status !== 'delivered'; i++) after = await deliveries(s, hook.body);
+      for (let i = 0; i < 100 && after[3]?.status !== 'delivered'; i++)
+        after = await deliveries(s, hook.body);
       assert.equal(after.length, 4);
       assert.equal(after[3].status, 'delivered');
       assert.equal(after[3].messageId, log[0].messageId);

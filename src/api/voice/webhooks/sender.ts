@@ -58,7 +58,11 @@ export async function postOnce(
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
         lookup: pinned,
         signal: deadline,
         agent: false,
@@ -71,7 +75,9 @@ export async function postOnce(
         });
         const answer = () => {
           const code = res.statusCode ?? 0;
-          done(code >= 200 && code < 300 ? { statusCode: code } : { statusCode: code, error: `status ${code}` });
+          done(
+            code >= 200 && code < 300 ? { statusCode: code } : { statusCode: code, error: `status ${code}` },
+          );
         };
         res.on('end', answer);
         res.on('close', answer);

@@ -222,6 +222,8 @@ export class WebhookRegistry {
   /** Store writes run one after another, in the order they were asked for. */
   private write(op: () => Promise<void>): void {
     if (this.closed) return;
-    this.writing = this.writing.then(op).catch((err) => this.log.error({ err }, 'webhook store write failed'));
+    this.writing = this.writing
+      .then(op)
+      .catch((err) => this.log.error({ err }, 'webhook store write failed'));
   }
 }

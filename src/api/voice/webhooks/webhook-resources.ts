@@ -39,7 +39,11 @@ const DeliveryParams = Type.Object({
   ...HookParams.properties,
   deliveryId: Type.String({ description: 'The delivery log entry’s id.' }),
 });
-const ok = (description: string, schema?: ResponseDoc['schema'], status = '200'): Record<string, ResponseDoc> => ({
+const ok = (
+  description: string,
+  schema?: ResponseDoc['schema'],
+  status = '200',
+): Record<string, ResponseDoc> => ({
   [status]: schema ? { description, schema } : { description },
 });
 
@@ -165,8 +169,13 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
             const body = ctx.body as WebhookBody;
             const tenantId = ctx.principal.tenantId!;
             const url = checkUrl(body.url, registry.settings.allowHttp);
-            const check = (kind: 'call' | 'presence' | 'park', list: string[] | undefined) =>
-              [...new Set((list ?? []).map((a) => checkAccount(kind, a, tenantId, ctx.principal, ctx.runtime.directory)))];
+            const check = (kind: 'call' | 'presence' | 'park', list: string[] | undefined) => [
+              ...new Set(
+                (list ?? []).map((a) =>
+                  checkAccount(kind, a, tenantId, ctx.principal, ctx.runtime.directory),
+                ),
+              ),
+            ];
             const accounts = {
               call: check('call', body.callEventAccounts),
               presence: check('presence', body.presenceEventAccounts),
@@ -225,7 +234,8 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
           rules: WATCHERS,
           doc: {
             operationId: 'listWebhookDeliveries',
-            summary: 'The delivery log: pending deliveries and the last finished ones, each with its attempts',
+            summary:
+              'The delivery log: pending deliveries and the last finished ones, each with its attempts',
             tags: TAGS,
             params: HookParams,
             query: halQuery('list'),

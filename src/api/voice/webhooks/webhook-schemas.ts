@@ -71,7 +71,9 @@ const AttemptSchema = Type.Object(
     statusCode: Type.Optional(Type.Integer({ description: 'The receiver’s status code, if it answered.' })),
     latencyMs: Type.Integer({ description: 'How long the attempt took, in milliseconds.' }),
     error: Type.Optional(
-      Type.String({ description: 'Why it failed: `status 503`, `timeout`, `connection refused`, `refused: …`.' }),
+      Type.String({
+        description: 'Why it failed: `status 503`, `timeout`, `connection refused`, `refused: …`.',
+      }),
     ),
   },
   { additionalProperties: false, $id: 'WebhookAttempt' },
