@@ -160,4 +160,31 @@ describe('webhooks', () => {
       await rx.close();
     }
   });
+  test('rotating the secret: the old one still verifies for the grace period, then only the new one', async () => {
+    const rx = await startReceiver((_n, res) => res.end());
+    s = await startTestServer(LOCAL);
+    try {
+      const hook = await register(s, rx.url);
+      const NEW = 'whsec_rotated-secret-abcdefghijkl';
+      const rotated = await getJson(s, `${hook.headers.get('location')}/secret`, CAROL, {
+        method: 'POST',
+        json: { secret: NEW },
+      });
+      assert.equal(rotated.status, 200);
+      assert.equal(rotated.body.secret, NEW);
+      assert.equal('secret' in (await getJson(s, hook.headers.get('location')!, CAROL)).body, false);
+      presence(s, 1);
+      await until(() => rx.received.length === 1, 'the first delivery');
+      assert.ok(verify(NEW, rx.received[0]), 'the new secret verifies');
+      assert.ok(verify(SECRET, rx.received[0]), 'the old secret still verifies within the grace');
+      s.runtime.clock.advance(25 * 3_600_000);
+      presence(s, 1);
+      await until(() => rx.received.length === 2, 'the second delivery');
+      assert.ok(verify(NEW, rx.received[1]));
+      assert.equal(verify(SECRET, rx.received[1]), false, 'the old secret no longer verifies');
+    } finally {
+      await s.stop();
+      await rx.close();
+    }
+  });
 });

@@ -40,7 +40,13 @@ export interface WebhookState {
   accounts: Record<AccountKind, string[]>;
   failing: boolean;
   createdAt: number;
+  /** After a rotation: the secret before it, still signing until `previousUntil` (server clock). */
+  previousSecret?: string;
+  previousUntil?: number;
 }
+
+/** How long a rotated-out secret still signs (a second signature in the header). */
+export const ROTATION_GRACE_MS = 86_400_000;
 
 export interface Webhook {
   id: string;
@@ -116,6 +122,14 @@ export class WebhookRegistry {
     this.journal.unfollow(hook.tenantId);
     hook.queue.stop();
     this.write(() => this.store.deleteWebhook(hook.id));
+  }
+
+  /** A new secret; the old one keeps signing for ROTATION_GRACE_MS. */
+  rotate(hook: Webhook, secret: string): void {
+    hook.state.previousSecret = hook.state.secret;
+    hook.state.previousUntil = this.clock.now() + ROTATION_GRACE_MS;
+    hook.state.secret = secret;
+    this.persist(hook);
   }
 
   /** Sends a logged delivery again, as a new log entry with the same message (id and body). */
@@ -195,13 +209,21 @@ export class WebhookRegistry {
     const headers = {
       'webhook-id': messageId,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(hook.state.secret, messageId, timestamp, d.body),
+      'webhook-signature': this.secretsOf(hook)
+        .map((secret) => sign(secret, messageId, timestamp, d.body))
+        .join(' '),
       'user-agent': 'Switchboard-Webhooks/1',
     };
     return postOnce(new URL(hook.state.url), headers, d.body, {
       timeoutMs: this.settings.timeoutMs,
       allowPrivate: this.settings.allowPrivate,
     });
+  }
+
+  /** The secrets that sign now: the current one, and the previous one within its grace. */
+  private secretsOf(hook: Webhook): string[] {
+    const { secret, previousSecret, previousUntil } = hook.state;
+    return previousSecret && (previousUntil ?? 0) > this.clock.now() ? [secret, previousSecret] : [secret];
   }
 
   private persist(hook: Webhook): void {

@@ -16,6 +16,8 @@ import {
   CreatedWebhookSchema,
   DeliveryListSchema,
   DeliverySchema,
+  type RotateSecretBody,
+  RotateSecretBodySchema,
   type WebhookBody,
   WebhookBodySchema,
   WebhookListSchema,
@@ -223,6 +225,31 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
           handle: (ctx) => {
             registry.delete(hookOf(ctx));
             return { empty: true };
+          },
+        },
+      },
+    },
+    {
+      path: `${HOOK}/secret`,
+      verbs: {
+        POST: {
+          rules: WATCHERS,
+          doc: {
+            operationId: 'rotateWebhookSecret',
+            summary: 'Rotate the signing secret; the old one also signs for 24 hours',
+            description: 'The new secret (given, or generated when absent) is shown only in this answer.',
+            tags: TAGS,
+            params: HookParams,
+            body: RotateSecretBodySchema,
+            responses: ok('The webhook, with its new secret.', CreatedWebhookSchema),
+          },
+          handle: (ctx) => {
+            const hook = hookOf(ctx);
+            const secret = (ctx.body as RotateSecretBody).secret ?? newSecret();
+            registry.rotate(hook, secret);
+            const entity = webhookEntity(hook);
+            entity.props = { ...entity.props, secret };
+            return { entity };
           },
         },
       },

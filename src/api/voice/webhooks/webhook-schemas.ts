@@ -43,20 +43,26 @@ export const WebhookListSchema = halList('webhooks', WebhookSchema, {
   $id: 'WebhookList',
 });
 
+const Secret = Type.String({
+  minLength: 16,
+  maxLength: LIMITS.stringLength,
+  pattern: '^[\\x21-\\x7e]+$',
+  description: 'The signing secret (printable ASCII, 16 to 255); generated when absent.',
+});
+
+export const RotateSecretBodySchema = Type.Object(
+  { secret: Type.Optional(Secret) },
+  { $id: 'WebhookSecretRequest', additionalProperties: false },
+);
+export type RotateSecretBody = Static<typeof RotateSecretBodySchema>;
+
 export const WebhookBodySchema = Type.Object(
   {
     url: Type.String({
       maxLength: 2048,
       description: 'An `https:` URL (`http:` only when the operator allows it).',
     }),
-    secret: Type.Optional(
-      Type.String({
-        minLength: 16,
-        maxLength: LIMITS.stringLength,
-        pattern: '^[\\x21-\\x7e]+$',
-        description: 'The signing secret (printable ASCII, 16 to 255); generated when absent.',
-      }),
-    ),
+    secret: Type.Optional(Secret),
     callEventAccounts: Type.Optional(Accounts('accounts')),
     presenceEventAccounts: Type.Optional(Accounts('users and locations')),
     parkLocationEventAccounts: Type.Optional(Accounts('park locations')),
