@@ -23,6 +23,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
     webhookStore: new SqlWebhookStore(runtime.db),
+    onReset: (hook) => runtime.onReset(hook),
     telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),

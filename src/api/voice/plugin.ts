@@ -50,6 +50,8 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
     app.log,
   );
   await webhooks.load();
+  // The demo world has no webhooks (and the reset clock drops their retry timers).
+  runtime.onReset(() => webhooks.deleteAll());
   app.addHook('onClose', async () => {
     stopFanout();
     await webhooks.close();

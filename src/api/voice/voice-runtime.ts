@@ -36,6 +36,8 @@ export interface VoiceRuntime {
     webhookTimeoutMs: number;
     webhookRetryMs: number;
   };
+  /** Runs `hook` when the simulator resets the world to the demo. */
+  onReset(hook: () => void | Promise<void>): void;
   /** Where webhooks and their delivery queues are kept (docs/events.md). */
   webhookStore: WebhookStorePort;
   /** The operator's counters and gauges (`GET /metrics`). */

@@ -132,6 +132,12 @@ export class WebhookRegistry {
     this.persist(hook);
   }
 
+  /** Deletes every webhook, its queue and its log. */
+  async deleteAll(): Promise<void> {
+    for (const hook of [...this.byId.values()]) this.delete(hook);
+    await this.writing;
+  }
+
   /** Sends a logged delivery again, as a new log entry with the same message (id and body). */
   redeliver(hook: Webhook, d: StoredDelivery): StoredDelivery {
     const again: StoredDelivery = {
