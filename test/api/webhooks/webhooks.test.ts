@@ -64,6 +64,12 @@ describe('webhooks', () => {
       200,
     );
     assert.equal((await getJson(s, created.headers.get('location')!, CAROL)).status, 404);
+    // The simulator's reset goes back to the demo world, which has no webhooks.
+    const kept = await register(s, 'https://127.0.0.1:9/hook');
+    assert.equal(kept.status, 201);
+    const reset = await s.fetch('/sim/v1/reset', { method: 'POST', auth: ADMIN });
+    assert.equal(reset.status, 204);
+    assert.equal((await getJson(s, kept.headers.get('location')!, CAROL)).status, 404);
     await s.stop();
   });
 
