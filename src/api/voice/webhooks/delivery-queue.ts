@@ -88,7 +88,9 @@ export class DeliveryQueue {
     const d = this.pending[0];
     const started = this.host.clock.now();
     const t0 = performance.now();
-    const result = await this.host.attempt(d);
+    const result = await this.host
+      .attempt(d)
+      .catch((err: unknown): SendResult => ({ error: err instanceof Error ? err.message : String(err) }));
     if (this.stopped) return;
     const attempt: WebhookAttempt = {
       at: started,
