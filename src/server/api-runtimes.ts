@@ -4,6 +4,7 @@ import { continuityFor } from '../api/continuity/index.js';
 import { limitsFor } from '../api/limits/index.js';
 import type { SimRuntime } from '../api/sim/sim-runtime.js';
 import type { VoiceRuntime } from '../api/voice/voice-runtime.js';
+import { SqlWebhookStore } from '../store/webhook-store.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -21,6 +22,8 @@ function eventApiPorts(runtime: Runtime) {
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
+    webhookStore: new SqlWebhookStore(runtime.db),
+    onReset: (hook) => runtime.onReset(hook),
     telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),

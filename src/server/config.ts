@@ -37,6 +37,12 @@ export interface Config {
   /** Events retained per tenant for resume, in count and in bytes. */
   eventRetention: number;
   eventRetentionBytes: number;
+  /** Webhooks (docs/events.md): http: URLs allowed; private, loopback and link-local targets allowed. */
+  webhooksAllowHttp: boolean;
+  webhooksAllowPrivate: boolean;
+  /** One delivery attempt's time-out; how long a delivery is retried. */
+  webhookTimeoutMs: number;
+  webhookRetryMs: number;
   /** Browser origins allowed to call both APIs and open their sockets (CORS); empty: none. */
   corsOrigins: string[];
   /** `GET /metrics` needs HTTP Basic of a telco administrator. */
@@ -160,6 +166,28 @@ export const OPTIONS: Option[] = [
     1024,
   ),
   {
+    key: 'webhooksAllowHttp',
+    flag: '--webhooks-allow-http',
+    env: 'SWITCHBOARD_WEBHOOKS_ALLOW_HTTP',
+    type: 'bool',
+    help: 'webhooks may be http: URLs (default: https: only)',
+  },
+  {
+    key: 'webhooksAllowPrivate',
+    flag: '--webhooks-allow-private',
+    env: 'SWITCHBOARD_WEBHOOKS_ALLOW_PRIVATE',
+    type: 'bool',
+    help: 'webhooks may reach private, loopback and link-local addresses (development, tests)',
+  },
+  intOpt(
+    'webhookTimeoutMs',
+    '--webhook-timeout-ms',
+    'one webhook delivery attempt times out after this',
+    100,
+    600_000,
+  ),
+  intOpt('webhookRetryMs', '--webhook-retry-ms', 'a failed webhook delivery is retried this long', 0),
+  {
     key: 'corsOrigins',
     flag: '--cors-origins',
     env: 'SWITCHBOARD_CORS_ORIGINS',
@@ -216,6 +244,10 @@ export const DEFAULTS: Config = {
   resumeGraceMs: 120_000,
   eventRetention: 10_000,
   eventRetentionBytes: 8_388_608,
+  webhooksAllowHttp: false,
+  webhooksAllowPrivate: false,
+  webhookTimeoutMs: 10_000,
+  webhookRetryMs: 86_400_000,
   corsOrigins: [],
   metricsAuth: false,
   maxRecords: 2000,

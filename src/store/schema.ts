@@ -71,6 +71,24 @@ export interface ResumeSessionsTable {
   detached_at: number | null;
 }
 
+/** A webhook (docs/events.md): its owner (JSON principal) and its state (JSON: url, secret, accounts). */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: number;
+  owner: string;
+  state: string;
+}
+
+/** One event to deliver to a webhook, in `position` order, with its attempts (JSON). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  position: number;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: string;
+}
+
 export interface Database {
   directory_entities: DirectoryEntitiesTable;
   call_records: CallRecordsTable;
@@ -80,6 +98,8 @@ export interface Database {
   event_log: EventLogTable;
   event_streams: EventStreamsTable;
   resume_sessions: ResumeSessionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type { Generated };

@@ -23,7 +23,7 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
     description:
       'Ends every call without events; restores provisioning with the same ids; empties call records, ' +
       'counters and lock-outs; signs the agents in, Ready; puts the virtual clock back to its start. ' +
-      'Tokens, open sockets and their subscription sets stay.',
+      'Tokens, open sockets and their subscription sets stay; webhooks are deleted.',
     tag: 'control',
     responses: { '204': { description: 'Reset.' } },
     handler: noContent(() => runtime.resetToDemo()),

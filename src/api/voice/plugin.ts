@@ -11,6 +11,8 @@ import { continuityFor } from '../continuity/index.js';
 import { startFanout, voiceJournalRenderer } from './events/fanout.js';
 import { subscriptionResources } from './events/subscription-resources.js';
 import { SubscriptionIndex } from './events/subscriptions.js';
+import { webhookResources } from './webhooks/webhook-resources.js';
+import { WebhookRegistry, webhookSettings } from './webhooks/webhook-registry.js';
 import { VoiceSockets } from './events/voice-sockets.js';
 import { registerVoiceEventsDocument } from './events/voice-events-document.js';
 import { registerEventSocket } from './events/websocket-route.js';
@@ -39,8 +41,20 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
     runtime.telemetry.eventsSent,
     continuity.journal,
   );
+  const webhooks = new WebhookRegistry(
+    runtime.webhookStore,
+    sockets.index,
+    continuity.journal,
+    runtime.clock,
+    webhookSettings(runtime.config),
+    app.log,
+  );
+  await webhooks.load();
+  // The demo world has no webhooks (and the reset clock drops their retry timers).
+  runtime.onReset(() => webhooks.deleteAll());
   app.addHook('onClose', async () => {
     stopFanout();
+    await webhooks.close();
     await continuity.close();
   });
   runtime.telemetry.offerGauge('voice_subscription_sets', {
@@ -74,6 +88,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
       ...navigationResources,
       ...enumResources,
       ...subscriptionResources(sockets),
+      ...webhookResources(webhooks),
       ...statusResources(sockets),
       ...callResources,
       ...directoryResources,

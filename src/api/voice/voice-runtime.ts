@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import type { WebhookStorePort } from '../../core/webhooks.js';
 import type { Telemetry } from '../../core/telemetry.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Authenticator } from '../auth/index.js';
@@ -27,7 +28,18 @@ export interface VoiceRuntime {
   /** The server's event journal and resumable sessions, opened once (docs/events.md). */
   continuity: Promise<Continuity>;
   /** The operator's settings the API reads: the body cap, the provisioned-record cap. */
-  config: { bodyLimitBytes: number; maxRecords: number };
+  config: {
+    bodyLimitBytes: number;
+    maxRecords: number;
+    webhooksAllowHttp: boolean;
+    webhooksAllowPrivate: boolean;
+    webhookTimeoutMs: number;
+    webhookRetryMs: number;
+  };
+  /** Runs `hook` when the simulator resets the world to the demo. */
+  onReset(hook: () => void | Promise<void>): void;
+  /** Where webhooks and their delivery queues are kept (docs/events.md). */
+  webhookStore: WebhookStorePort;
   /** The operator's counters and gauges (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */

@@ -101,6 +101,36 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0003_webhooks': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webhooks')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('webhook_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('position', 'bigint', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('attempts', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_hook')
+        .on('webhook_deliveries')
+        .columns(['webhook_id', 'position'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['webhook_deliveries', 'webhooks']) {
+        await db.schema.dropTable(t).ifExists().execute();
+      }
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -54,6 +54,8 @@ const TELCO_EM = ['voicemailServers', 'appServers', 'gateways', 'mediaServers', 
 const CC_TA_U = [
   'activeCalls',
   'eventSubscriptionSets',
+  // Beyond the spec's table (issue 18): signed webhooks, docs/events.md.
+  'webhooks',
   'extensions',
   'presenceStatusByExtension',
   'presenceStatusTenantParkLocations',

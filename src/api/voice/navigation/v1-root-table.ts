@@ -79,6 +79,8 @@ export const V1_ROOT: readonly RootRow[] = [
     template: '/api/v1/subscriptions/ws/{webSocketId}/subscriptionsets',
     rules: CC_TA_U,
   },
+  // Beyond the spec: signed webhooks (docs/events.md).
+  { rel: 'webhooks', template: '/api/v1/webhooks{?expand,filter}', rules: CC_TA_U },
   {
     rel: 'extensions',
     template: '/api/v1/tenants/{tenantId}/extensions{?expand,filter,extensionType,agent}',

@@ -1,0 +1,257 @@
+import type { Clock } from '../../../core/clock.js';
+import { uuid } from '../../../core/ids.js';
+import type { Principal } from '../../../core/permissions.js';
+import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
+import type { EventJournal } from '../../continuity/index.js';
+import { identityOf } from '../../continuity/index.js';
+import type { AccountKind, SubscriptionIndex, SubscriptionSet } from '../events/subscriptions.js';
+import { DeliveryQueue, type RetryPolicy } from './delivery-queue.js';
+import { postOnce, type SendResult } from './sender.js';
+import { sign } from './signing.js';
+
+/** The operator's webhook settings (flags; docs/events.md "Webhooks"). */
+export interface WebhookSettings extends RetryPolicy {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
+/** The settings from the operator's flags; retries start after 5 s and wait at most an hour. */
+export function webhookSettings(c: {
+  webhooksAllowHttp: boolean;
+  webhooksAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  webhookRetryMs: number;
+}): WebhookSettings {
+  return {
+    allowHttp: c.webhooksAllowHttp,
+    allowPrivate: c.webhooksAllowPrivate,
+    timeoutMs: c.webhookTimeoutMs,
+    retryWindowMs: c.webhookRetryMs,
+    baseDelayMs: 5_000,
+    maxDelayMs: 3_600_000,
+  };
+}
+
+/** What a webhook was registered with; `secret` is never shown after creation. */
+export interface WebhookState {
+  url: string;
+  secret: string;
+  accounts: Record<AccountKind, string[]>;
+  failing: boolean;
+  createdAt: number;
+  /** After a rotation: the secret before it, still signing until `previousUntil` (server clock). */
+  previousSecret?: string;
+  previousUntil?: number;
+}
+
+/** How long a rotated-out secret still signs (a second signature in the header). */
+export const ROTATION_GRACE_MS = 86_400_000;
+
+export interface Webhook {
+  id: string;
+  tenantId: number;
+  owner: Principal;
+  state: WebhookState;
+  set: SubscriptionSet;
+  queue: DeliveryQueue;
+}
+
+/**
+ * The webhooks of the server. Each is one more subscription set in the voice fan-out's index, so
+ * an event reaches a webhook as it reaches a socket, and no webhook costs nothing. Its tenant is
+ * followed by the journal, so every delivery carries the event's sequence.
+ */
+export class WebhookRegistry {
+  private readonly byId = new Map<string, Webhook>();
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly store: WebhookStorePort,
+    private readonly index: SubscriptionIndex,
+    private readonly journal: EventJournal,
+    private readonly clock: Clock,
+    readonly settings: WebhookSettings,
+    private readonly log: { error(obj: object, msg: string): void },
+  ) {}
+
+  /** Builds the stored webhooks again, with their pending deliveries queued in order. */
+  async load(): Promise<void> {
+    const { webhooks, deliveries } = await this.store.loadAll();
+    for (const w of webhooks) {
+      this.add(w.id, w.tenantId, JSON.parse(w.owner) as Principal, JSON.parse(w.state) as WebhookState);
+    }
+    for (const d of deliveries) {
+      const hook = this.byId.get(d.webhookId);
+      if (!hook) continue;
+      if (d.status === 'pending') hook.queue.push(d);
+      else {
+        hook.queue.finished.push(d);
+        hook.queue.nextPosition = Math.max(hook.queue.nextPosition, d.position + 1);
+      }
+    }
+  }
+
+  create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
+    const hook = this.add(uuid(), tenantId, owner, state);
+    this.persist(hook);
+    return hook;
+  }
+
+  /** The webhook, only when `p` created it (others are told it does not exist). */
+  ownedBy(id: string, p: Principal): Webhook | undefined {
+    const w = this.byId.get(id);
+    return w && identityOf(w.owner) === identityOf(p) ? w : undefined;
+  }
+
+  listOf(p: Principal): Webhook[] {
+    const me = identityOf(p);
+    return [...this.byId.values()].filter((w) => identityOf(w.owner) === me);
+  }
+
+  countOf(tenantId: number): number {
+    let n = 0;
+    for (const w of this.byId.values()) if (w.tenantId === tenantId) n++;
+    return n;
+  }
+
+  delete(hook: Webhook): void {
+    this.byId.delete(hook.id);
+    this.index.remove(hook.set);
+    this.journal.unfollow(hook.tenantId);
+    hook.queue.stop();
+    this.write(() => this.store.deleteWebhook(hook.id));
+  }
+
+  /** A new secret; the old one keeps signing for ROTATION_GRACE_MS. */
+  rotate(hook: Webhook, secret: string): void {
+    hook.state.previousSecret = hook.state.secret;
+    hook.state.previousUntil = this.clock.now() + ROTATION_GRACE_MS;
+    hook.state.secret = secret;
+    this.persist(hook);
+  }
+
+  /** Deletes every webhook, its queue and its log. */
+  async deleteAll(): Promise<void> {
+    for (const hook of [...this.byId.values()]) this.delete(hook);
+    await this.writing;
+  }
+
+  /** Sends a logged delivery again, as a new log entry with the same message (id and body). */
+  redeliver(hook: Webhook, d: StoredDelivery): StoredDelivery {
+    const again: StoredDelivery = {
+      id: uuid(),
+      webhookId: hook.id,
+      position: hook.queue.nextPosition++,
+      body: d.body,
+      status: 'pending',
+      attempts: [],
+    };
+    this.save(again);
+    hook.queue.push(again);
+    return again;
+  }
+
+  /** Stops sending and waits for what is being stored. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.byId.values()) w.queue.stop();
+    await this.writing;
+  }
+
+  private add(id: string, tenantId: number, owner: Principal, state: WebhookState): Webhook {
+    const prefix = `{"subscriptionSetId":${JSON.stringify(id)},`;
+    const hook = { id, tenantId, owner, state } as Webhook;
+    hook.set = {
+      id,
+      webSocketId: `webhook:${id}`,
+      tenantId,
+      owner,
+      accounts: {
+        call: new Set(state.accounts.call),
+        presence: new Set(state.accounts.presence),
+        park: new Set(state.accounts.park),
+      },
+      parkScope: state.accounts.park.length > 0 ? 'set' : 'none',
+      resumable: true,
+      deliver: (frame) => this.enqueue(hook, frame.slice(prefix.length)),
+    };
+    hook.queue = new DeliveryQueue({
+      clock: this.clock,
+      policy: this.settings,
+      attempt: (d) => this.attempt(hook, d),
+      save: (d) => this.save(d),
+      failing: (value) => {
+        if (hook.state.failing === value || !this.byId.has(hook.id)) return;
+        hook.state.failing = value;
+        this.persist(hook);
+      },
+    });
+    this.byId.set(id, hook);
+    this.index.update(hook.set);
+    this.journal.follow(tenantId);
+    return hook;
+  }
+
+  /** A frame the fan-out gave the webhook's set, without its set id: the delivery's body. */
+  private enqueue(hook: Webhook, rest: string): void {
+    const id = uuid();
+    const d: StoredDelivery = {
+      id,
+      webhookId: hook.id,
+      position: hook.queue.nextPosition++,
+      body: `{"webhookId":${JSON.stringify(hook.id)},"deliveryId":"${id}",${rest}`,
+      status: 'pending',
+      attempts: [],
+    };
+    this.save(d);
+    hook.queue.push(d);
+  }
+
+  private attempt(hook: Webhook, d: StoredDelivery): Promise<SendResult> {
+    const messageId = (JSON.parse(d.body) as { deliveryId: string }).deliveryId;
+    const timestamp = Math.floor(this.clock.now() / 1000);
+    const headers = {
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': this.secretsOf(hook)
+        .map((secret) => sign(secret, messageId, timestamp, d.body))
+        .join(' '),
+      'user-agent': 'Switchboard-Webhooks/1',
+    };
+    return postOnce(new URL(hook.state.url), headers, d.body, {
+      timeoutMs: this.settings.timeoutMs,
+      allowPrivate: this.settings.allowPrivate,
+    });
+  }
+
+  /** The secrets that sign now: the current one, and the previous one within its grace. */
+  private secretsOf(hook: Webhook): string[] {
+    const { secret, previousSecret, previousUntil } = hook.state;
+    return previousSecret && (previousUntil ?? 0) > this.clock.now() ? [secret, previousSecret] : [secret];
+  }
+
+  private persist(hook: Webhook): void {
+    const row = {
+      id: hook.id,
+      tenantId: hook.tenantId,
+      owner: JSON.stringify(hook.owner),
+      state: JSON.stringify(hook.state),
+    };
+    this.write(() => this.store.saveWebhook(row));
+  }
+
+  private save(d: StoredDelivery): void {
+    const snapshot = { ...d, attempts: [...d.attempts] };
+    this.write(() => this.store.saveDelivery(snapshot));
+  }
+
+  /** Store writes run one after another, in the order they were asked for. */
+  private write(op: () => Promise<void>): void {
+    if (this.closed) return;
+    this.writing = this.writing
+      .then(op)
+      .catch((err) => this.log.error({ err }, 'webhook store write failed'));
+  }
+}

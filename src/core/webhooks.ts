@@ -1,0 +1,39 @@
+/** What the webhook store keeps (docs/events.md, "Webhooks"); shapes of storage, not of the wire. */
+
+export interface WebhookAttempt {
+  /** Epoch ms on the server's clock. */
+  at: number;
+  /** The receiver's status code; absent when no answer came. */
+  statusCode?: number;
+  latencyMs: number;
+  /** Why the attempt failed (`timeout`, `refused`, `status 500`, ...); absent on success. */
+  error?: string;
+}
+
+export interface StoredDelivery {
+  id: string;
+  webhookId: string;
+  /** Order within the webhook: deliveries go out in increasing position. */
+  position: number;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: WebhookAttempt[];
+}
+
+export interface StoredWebhook {
+  id: string;
+  tenantId: number;
+  /** The creator's principal, as JSON. */
+  owner: string;
+  /** The registration as JSON (url, secret, accounts, failing). */
+  state: string;
+}
+
+/** Where webhooks and their delivery queues are kept, so they outlive a restart. */
+export interface WebhookStorePort {
+  loadAll(): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }>;
+  saveWebhook(w: StoredWebhook): Promise<void>;
+  deleteWebhook(id: string): Promise<void>;
+  saveDelivery(d: StoredDelivery): Promise<void>;
+  clear(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import type { StoredDelivery, StoredWebhook, WebhookStorePort } from '../core/webhooks.js';
+import type { Db } from './database.js';
+
+/** Webhooks and their deliveries in `webhooks` / `webhook_deliveries` (SQLite or PostgreSQL). */
+export class SqlWebhookStore implements WebhookStorePort {
+  constructor(private readonly db: Db) {}
+
+  async loadAll(): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }> {
+    const k = this.db.kysely;
+    const webhooks = await k.selectFrom('webhooks').selectAll().execute();
+    const rows = await k.selectFrom('webhook_deliveries').selectAll().orderBy('position').execute();
+    return {
+      webhooks: webhooks.map((w) => ({ id: w.id, tenantId: w.tenant_id, owner: w.owner, state: w.state })),
+      deliveries: rows.map((r) => ({
+        id: r.id,
+        webhookId: r.webhook_id,
+        position: Number(r.position),
+        body: r.body,
+        status: r.status,
+        attempts: JSON.parse(r.attempts) as StoredDelivery['attempts'],
+      })),
+    };
+  }
+
+  async saveWebhook(w: StoredWebhook): Promise<void> {
+    const row = { id: w.id, tenant_id: w.tenantId, owner: w.owner, state: w.state };
+    await this.db.kysely
+      .insertInto('webhooks')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state }))
+      .execute();
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.db.kysely.transaction().execute(async (tx) => {
+      await tx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+      await tx.deleteFrom('webhooks').where('id', '=', id).execute();
+    });
+  }
+
+  async saveDelivery(d: StoredDelivery): Promise<void> {
+    const row = {
+      id: d.id,
+      webhook_id: d.webhookId,
+      position: d.position,
+      body: d.body,
+      status: d.status,
+      attempts: JSON.stringify(d.attempts),
+    };
+    await this.db.kysely
+      .insertInto('webhook_deliveries')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ status: row.status, attempts: row.attempts, position: row.position }),
+      )
+      .execute();
+  }
+
+  async clear(): Promise<void> {
+    await this.db.kysely.deleteFrom('webhook_deliveries').execute();
+    await this.db.kysely.deleteFrom('webhooks').execute();
+  }
+}

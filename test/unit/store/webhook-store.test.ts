@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { openDatabase } from '../../../src/store/database.js';
+import { SqlWebhookStore } from '../../../src/store/webhook-store.js';
+import { dropSchemas, testTargets } from '../../helpers/databases.js';
+
+after(dropSchemas);
+
+for (const { name, target } of testTargets()) {
+  describe(`webhook store on ${name}`, () => {
+    test('webhooks and their deliveries survive a reopen, in position order; delete takes the queue', async () => {
+      const t = target();
+      const db = await openDatabase(t);
+      const store = new SqlWebhookStore(db);
+      await store.saveWebhook({ id: 'w1', tenantId: 1001, owner: '{"u":1}', state: '{"failing":false}' });
+      await store.saveWebhook({ id: 'w1', tenantId: 1001, owner: '{"u":1}', state: '{"failing":true}' });
+      await store.saveWebhook({ id: 'w2', tenantId: 1001, owner: '{"u":2}', state: '{}' });
+      for (const [id, position] of [
+        ['d2', 2],
+        ['d1', 1],
+      ] as const)
+        await store.saveDelivery({
+          id,
+          webhookId: 'w1',
+          position,
+          body: `{"n":${position}}`,
+          status: 'pending',
+          attempts: [],
+        });
+      await store.saveDelivery({
+        id: 'd1',
+        webhookId: 'w1',
+        position: 1,
+        body: '{"n":1}',
+        status: 'delivered',
+        attempts: [{ at: 5, statusCode: 204, latencyMs: 3 }],
+      });
+      await store.saveDelivery({
+        id: 'd9',
+        webhookId: 'w2',
+        position: 1,
+        body: '{}',
+        status: 'pending',
+        attempts: [],
+      });
+      await store.deleteWebhook('w2');
+      await db.close();
+
+      const again = await openDatabase(t);
+      const loaded = await new SqlWebhookStore(again).loadAll();
+      await again.close();
+      assert.deepEqual(loaded.webhooks, [
+        { id: 'w1', tenantId: 1001, owner: '{"u":1}', state: '{"failing":true}' },
+      ]);
+      assert.deepEqual(
+        loaded.deliveries.map((d) => [d.id, d.position, d.status]),
+        [
+          ['d1', 1, 'delivered'],
+          ['d2', 2, 'pending'],
+        ],
+      );
+      assert.deepEqual(loaded.deliveries[0].attempts, [{ at: 5, statusCode: 204, latencyMs: 3 }]);
+    });
+  });
+}
