@@ -22,8 +22,6 @@ function eventApiPorts(runtime: Runtime) {
     auth: authenticatorFor(runtime),
     limits: limitsFor(runtime),
     continuity: continuityFor(runtime),
-    webhookStore: new SqlWebhookStore(runtime.db),
-    onReset: (hook) => runtime.onReset(hook),
     telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
@@ -34,6 +32,8 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
   return {
     ...eventApiPorts(runtime),
     switch: runtime.switch,
+    webhookStore: new SqlWebhookStore(runtime.db),
+    onReset: (hook) => runtime.onReset(hook),
   };
 }
 

@@ -18,7 +18,6 @@ import {
   UnauthorizedBodySchema,
 } from './error-schemas.js';
 import { badRequest, useSuccessTrue400 } from './errors.js';
-import { bounded } from '../schema/bounds.js';
 import { invalidReason } from './validate.js';
 import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
 

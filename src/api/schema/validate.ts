@@ -83,7 +83,9 @@ export function firstIssue(schema: TSchema, value: unknown): SchemaIssue | undef
       ? `${field}: ${expected}.`
       : `The body ${expected}.`;
   const bound = missing ? undefined : boundWords(error.type, error.schema);
-  return bound ? { field, missing, rule, expected, message, bound } : { field, missing, rule, expected, message };
+  return bound
+    ? { field, missing, rule, expected, message, bound }
+    : { field, missing, rule, expected, message };
 }
 
 /** The words of a failed size or character rule (bounds.ts), when that is what failed. */

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../../core/errors.js';
 import type { SimRuntime } from './sim-runtime.js';
 import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
-import { bounded } from '../schema/bounds.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
 import { addRoute, type CoreRoute, type RouteAdapter } from '../route-core/route-core.js';

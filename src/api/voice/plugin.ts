@@ -7,7 +7,6 @@ import { callResources } from './calls/call-resources.js';
 import { directoryResources } from './directory/directory-resources.js';
 import { enumResources } from './enums/enum-resources.js';
 import { registerProblemHandlers } from './error-handling.js';
-import { continuityFor } from '../continuity/index.js';
 import { startFanout, voiceJournalRenderer } from './events/fanout.js';
 import { subscriptionResources } from './events/subscription-resources.js';
 import { SubscriptionIndex } from './events/subscriptions.js';

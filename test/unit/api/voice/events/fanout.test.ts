@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { eventKeys } from '../../../../../src/api/voice/events/fanout.js';
 import { eventBody, framer } from '../../../../../src/api/voice/events/frames.js';
-import { SubscriptionIndex, type SubscriptionSet } from '../../../../../src/api/voice/events/subscriptions.js';
+import {
+  SubscriptionIndex,
+  type SubscriptionSet,
+} from '../../../../../src/api/voice/events/subscriptions.js';
 import type { Principal } from '../../../../../src/core/permissions.js';
 import { demoWorld } from '../../../../../src/directory/demo-world.js';
 import { Directory } from '../../../../../src/directory/directory.js';

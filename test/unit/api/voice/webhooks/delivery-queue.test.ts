@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { backoff } from '../../../src/api/voice/webhooks/delivery-queue.js';
+import { backoff } from '../../../../../src/api/voice/webhooks/delivery-queue.js';
 
 const policy = { baseDelayMs: 5_000, maxDelayMs: 3_600_000, retryWindowMs: 86_400_000 };
 

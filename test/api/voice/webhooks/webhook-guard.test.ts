@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { isForbiddenAddress } from '../../../src/api/voice/webhooks/address-guard.js';
-import { startTestServer } from '../../helpers/server.js';
-import { presence } from '../continuity/resume-helpers.js';
-import { CAROL, getJson } from '../voice/voice-helpers.js';
+import { isForbiddenAddress } from '../../../../src/api/voice/webhooks/address-guard.js';
+import { startTestServer } from '../../../helpers/server.js';
+import { presence } from '../../../helpers/resume.js';
+import { CAROL, getJson } from '../voice-helpers.js';
 import { startReceiver, until, verify } from './receiver.js';
 
 const SECRET = 'whsec_guard-secret-0123456789';

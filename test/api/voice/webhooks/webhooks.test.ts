@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { presence } from '../continuity/resume-helpers.js';
-import { ADMIN, CAROL, getJson } from '../voice/voice-helpers.js';
+import { startTestServer, type TestServer } from '../../../helpers/server.js';
+import { presence } from '../../../helpers/resume.js';
+import { ADMIN, CAROL, getJson } from '../voice-helpers.js';
 import { startReceiver, until, verify } from './receiver.js';
 
 const SECRET = 'whsec_test-secret-0123456789abcdef';
