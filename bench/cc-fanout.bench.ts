@@ -1,7 +1,8 @@
 // Contact-center fan-out budget (DESIGN §7), against a plain `ws` reference run in the same session:
 //   one contact-center event fanned out to 1,000 supervisor sockets: >= 70% of plain ws frames/s.
 // Servers run on core 0, this process (HTTP and socket clients) on core 1.
-import { fmt, Report, SERVER_CORE, sleep, startChild, startSwitchboard, tempDb } from './lib.js';
+import { ccSupervisors } from './cc-supervisors.js';
+import { fmt, Report, SERVER_CORE, startChild } from './lib.js';
 import { closeHttp, closeSockets, fanout, http, openSockets } from './ws-lib.js';
 
 const SUPERVISORS = Number(process.env.BENCH_SUPERVISORS ?? 1000);
@@ -21,51 +22,8 @@ await fanout(refSockets, broadcast, 20);
 step('reference ready');
 
 // ---- Switchboard: agent 101's state changes, heard by 1,000 supervisor sockets ------------
-const sb = await startSwitchboard(tempDb('cc-fanout'), [
-  '--ws-max',
-  String(SUPERVISORS + 100),
-  '--ws-per-client',
-  String(SUPERVISORS + 100),
-  '--limit-per-client',
-  '1000',
-  '--limit-inflight',
-  '1000',
-]);
-const base = `127.0.0.1:${sb.port}`;
-const tok = await http(
-  'POST',
-  `http://${base}/6/v2/api/oauth/token`,
-  {},
-  { grant_type: 'password', username: '100@1001', password: '1234' },
-);
-const token = tok.json.access_token as string;
-const sockets = await openSockets(`ws://${base}/6/v2/sock`, SUPERVISORS);
-await Promise.all(
-  sockets.map(
-    (s) =>
-      new Promise<void>((r) => {
-        s.once('message', () => r());
-        s.send(JSON.stringify({ request: 'connect', token }));
-      }),
-  ),
-);
-for (const s of sockets) s.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
-await sleep(500);
-for (const s of sockets) s.removeAllListeners('message');
+const { sb, sockets, changeState } = await ccSupervisors('cc-fanout', SUPERVISORS);
 step(`${SUPERVISORS} supervisor sockets subscribed`);
-
-const bearer = { authorization: `Bearer ${token}` };
-const ext101 = '5b0a0002-0000-4000-8000-000010010101';
-let away = false;
-const changeState = async () => {
-  away = !away;
-  const r = await http('POST', `http://${base}/6/v2/api/extensions/${ext101}`, bearer, {
-    request: 'updateAgentState',
-    name: away ? 'Break' : 'Ready',
-  });
-  if (r.status !== 200) throw new Error(`agent state answered ${r.status} ${JSON.stringify(r.json)}`);
-};
-await fanout(sockets, changeState, 20);
 
 // Rounds alternate the two servers; each side's best round is judged (noise only ever lowers a
 // round, and a single pair of runs moved the ratio by ±0.15 on this machine).

@@ -4,8 +4,9 @@
 //   resume on: >= 0.8 of resume off (frames/s and frames per server CPU-second), no frame lost.
 // Resume off is the fan-out of cc-fanout.bench.ts; its own budget is judged there.
 // Webhook deliveries per second are not measured: webhooks are not built (docs/events.md).
-import { fmt, Report, sleep, startSwitchboard, tempDb } from './lib.js';
-import { closeHttp, closeSockets, fanout, http, openSockets } from './ws-lib.js';
+import { ccSupervisors } from './cc-supervisors.js';
+import { fmt, Report } from './lib.js';
+import { closeHttp, closeSockets, fanout } from './ws-lib.js';
 
 const SUPERVISORS = Number(process.env.BENCH_SUPERVISORS ?? 500);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
@@ -14,58 +15,9 @@ const RATIO = 0.8;
 
 const report = new Report('continuity');
 const step = (m: string) => process.stderr.write(`[continuity] ${m}\n`);
-const ext101 = '5b0a0002-0000-4000-8000-000010010101';
 
-/** A server with `SUPERVISORS` sockets of tenant admin 100 hearing agent state changes. */
-async function serverWith(resume: boolean) {
-  const sb = await startSwitchboard(tempDb(`continuity-${resume ? 'on' : 'off'}`), [
-    '--ws-max',
-    String(SUPERVISORS + 100),
-    '--ws-per-client',
-    String(SUPERVISORS + 100),
-    '--limit-per-client',
-    '1000',
-    '--limit-inflight',
-    '1000',
-  ]);
-  const base = `127.0.0.1:${sb.port}`;
-  const tok = await http(
-    'POST',
-    `http://${base}/6/v2/api/oauth/token`,
-    {},
-    { grant_type: 'password', username: '100@1001', password: '1234' },
-  );
-  const token = tok.json.access_token as string;
-  const sockets = await openSockets(`ws://${base}/6/v2/sock`, SUPERVISORS);
-  await Promise.all(
-    sockets.map(
-      (s) =>
-        new Promise<void>((r) => {
-          s.once('message', () => r());
-          s.send(JSON.stringify({ request: 'connect', token, ...(resume ? { resume: true } : {}) }));
-        }),
-    ),
-  );
-  for (const s of sockets) s.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
-  await sleep(500);
-  for (const s of sockets) s.removeAllListeners('message');
-  let away = false;
-  const changeState = async () => {
-    away = !away;
-    const r = await http(
-      'POST',
-      `http://${base}/6/v2/api/extensions/${ext101}`,
-      { authorization: `Bearer ${token}` },
-      { request: 'updateAgentState', name: away ? 'Break' : 'Ready' },
-    );
-    if (r.status !== 200) throw new Error(`agent state answered ${r.status} ${JSON.stringify(r.json)}`);
-  };
-  await fanout(sockets, changeState, 20);
-  return { sb, sockets, changeState };
-}
-
-const off = await serverWith(false);
-const on = await serverWith(true);
+const off = await ccSupervisors('continuity-off', SUPERVISORS);
+const on = await ccSupervisors('continuity-on', SUPERVISORS, { resume: true });
 step(`${SUPERVISORS} sockets on each server`);
 
 type Fan = Awaited<ReturnType<typeof fanout>> & { serverCpuMicros: number };

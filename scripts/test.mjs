@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs node:test over every *.test.ts under the given folders (default: test/), through tsx.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -36,9 +37,35 @@ if (files.some(needsBrowser) && !existsSync(chromium)) {
   files = files.filter((f) => !needsBrowser(f));
   if (files.length === 0) process.exit(0);
 }
+// A second reporter writes TAP to a file: node:test (22) reports a failed suite hook (the
+// contract check runs in `after` hooks) as `not ok` but neither counts it as a failed test nor
+// exits non-zero, so the run is judged from the TAP lines as well.
+const tap = join(mkdtempSync(join(tmpdir(), 'switchboard-test-')), 'report.tap');
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...flags, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...flags,
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
+const notOk = existsSync(tap)
+  ? readFileSync(tap, 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*not ok \d+/.test(l) && !/# (TODO|SKIP)/i.test(l))
+  : [];
+if (res.status === 0 && notOk.length) {
+  console.error(
+    `\n${notOk.length} test or suite failed (a hook included):\n${notOk.map((l) => l.trim()).join('\n')}`,
+  );
+  process.exit(1);
+}
 process.exit(res.status ?? 1);

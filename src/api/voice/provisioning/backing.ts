@@ -173,12 +173,13 @@ export function singletonBacking(kind: string): Backing {
       return row ? [row] : [];
     },
     get: (s) => get(s),
+    // Cleaned as every record is: a field a PUT clears with null is absent, not null.
     async create(s, fields) {
-      await s.runtime.directory.put(kind, { ...fields, id: SINGLETON_ID });
+      await s.runtime.directory.put(kind, clean({ ...fields, id: SINGLETON_ID }));
       return SINGLETON_ID;
     },
     async update(s, _id, patch) {
-      await s.runtime.directory.put(kind, { ...get(s)?.props, ...patch, id: SINGLETON_ID });
+      await s.runtime.directory.put(kind, clean({ ...get(s)?.props, ...patch, id: SINGLETON_ID }));
     },
     async remove(s) {
       await s.runtime.directory.remove(kind, SINGLETON_ID);
