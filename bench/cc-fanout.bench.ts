@@ -1,7 +1,7 @@
 // Contact-center fan-out budget (DESIGN §7), against a plain `ws` reference run in the same session:
 //   one contact-center event fanned out to 1,000 supervisor sockets: >= 70% of plain ws frames/s.
 // Servers run on core 0, this process (HTTP and socket clients) on core 1.
-import { ccSupervisors } from './cc-supervisors.js';
+import { bestOf, ccSupervisors, type FanRound, fanRound } from './cc-supervisors.js';
 import { fmt, Report, SERVER_CORE, startChild } from './lib.js';
 import { closeHttp, closeSockets, fanout, http, openSockets } from './ws-lib.js';
 
@@ -27,17 +27,11 @@ step(`${SUPERVISORS} supervisor sockets subscribed`);
 
 // Rounds alternate the two servers; each side's best round is judged (noise only ever lowers a
 // round, and a single pair of runs moved the ratio by ±0.15 on this machine).
-type Fan = Awaited<ReturnType<typeof fanout>> & { serverCpuMicros: number };
-const measure = async (server: typeof sb, socks: typeof sockets, trigger: () => Promise<void>) => {
-  const cpu0 = server.cpuMicros();
-  const fan = await fanout(socks, trigger, EVENTS);
-  return { ...fan, serverCpuMicros: server.cpuMicros() - cpu0 };
-};
-const refRounds: Fan[] = [];
-const sbRounds: Fan[] = [];
+const refRounds: FanRound[] = [];
+const sbRounds: FanRound[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  refRounds.push(await measure(ref, refSockets, broadcast));
-  sbRounds.push(await measure(sb, sockets, changeState));
+  refRounds.push(await fanRound(ref, refSockets, broadcast, EVENTS));
+  sbRounds.push(await fanRound(sb, sockets, changeState, EVENTS));
   step(
     `round ${round}: plain ws ${fmt(refRounds.at(-1)!.framesPerSec)} frames/s, ` +
       `Switchboard ${fmt(sbRounds.at(-1)!.framesPerSec)} frames/s`,
@@ -49,15 +43,8 @@ await Promise.all([ref.stop(), sb.stop()]);
 closeHttp();
 
 // ---- report -------------------------------------------------------------------------------
-// The receiving side (this process, one core) can bound both wall-clock rates alike, so the
-// server's own cost is judged too: frames per second of the server's CPU time.
-const perCpuSecond = (f: Fan) => f.received / (f.serverCpuMicros / 1e6);
-const bestBy = (rounds: Fan[], score: (f: Fan) => number) =>
-  rounds.reduce((a, b) => (score(b) > score(a) ? b : a));
-const refFan = bestBy(refRounds, (f) => f.framesPerSec);
-const sbFan = bestBy(sbRounds, (f) => f.framesPerSec);
-const refPerCpu = perCpuSecond(bestBy(refRounds, perCpuSecond));
-const sbPerCpu = perCpuSecond(bestBy(sbRounds, perCpuSecond));
+const { best: refFan, perCpu: refPerCpu } = bestOf(refRounds);
+const { best: sbFan, perCpu: sbPerCpu } = bestOf(sbRounds);
 const ratio = sbFan.framesPerSec / refFan.framesPerSec;
 const cpuRatio = sbPerCpu / refPerCpu;
 const lost = sbRounds.reduce((n, f) => n + f.expected - f.received, 0);

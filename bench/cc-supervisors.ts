@@ -62,3 +62,28 @@ export async function ccSupervisors(
   await fanout(sockets, changeState, 20);
   return { sb, sockets, changeState };
 }
+
+/** One round: `events` triggers fanned out to `sockets`, with the server's CPU time it took. */
+export type FanRound = Awaited<ReturnType<typeof fanout>> & { serverCpuMicros: number };
+
+export async function fanRound(
+  server: { cpuMicros(): number },
+  sockets: Parameters<typeof fanout>[0],
+  trigger: () => Promise<void>,
+  events: number,
+): Promise<FanRound> {
+  const cpu0 = server.cpuMicros();
+  const fan = await fanout(sockets, trigger, events);
+  return { ...fan, serverCpuMicros: server.cpuMicros() - cpu0 };
+}
+
+/**
+ * A side's best round by wall clock and its best frames per server CPU-second: noise only ever
+ * lowers a round, so each side is judged by its best (the receiving process can bound both
+ * sides' wall-clock rates alike, hence the server's own cost as well).
+ */
+export function bestOf(rounds: FanRound[]): { best: FanRound; perCpu: number } {
+  const perCpuSecond = (f: FanRound) => f.received / (f.serverCpuMicros / 1e6);
+  const bestBy = (score: (f: FanRound) => number) => rounds.reduce((a, b) => (score(b) > score(a) ? b : a));
+  return { best: bestBy((f) => f.framesPerSec), perCpu: perCpuSecond(bestBy(perCpuSecond)) };
+}

@@ -4,9 +4,9 @@
 //   resume on: >= 0.8 of resume off (frames/s and frames per server CPU-second), no frame lost.
 // Resume off is the fan-out of cc-fanout.bench.ts; its own budget is judged there.
 // Webhook deliveries per second are not measured: webhooks are not built (docs/events.md).
-import { ccSupervisors } from './cc-supervisors.js';
+import { bestOf, ccSupervisors, type FanRound, fanRound } from './cc-supervisors.js';
 import { fmt, Report } from './lib.js';
-import { closeHttp, closeSockets, fanout } from './ws-lib.js';
+import { closeHttp, closeSockets } from './ws-lib.js';
 
 const SUPERVISORS = Number(process.env.BENCH_SUPERVISORS ?? 500);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
@@ -20,17 +20,11 @@ const off = await ccSupervisors('continuity-off', SUPERVISORS);
 const on = await ccSupervisors('continuity-on', SUPERVISORS, { resume: true });
 step(`${SUPERVISORS} sockets on each server`);
 
-type Fan = Awaited<ReturnType<typeof fanout>> & { serverCpuMicros: number };
-const measure = async (side: typeof off): Promise<Fan> => {
-  const cpu0 = side.sb.cpuMicros();
-  const fan = await fanout(side.sockets, side.changeState, EVENTS);
-  return { ...fan, serverCpuMicros: side.sb.cpuMicros() - cpu0 };
-};
-const offRounds: Fan[] = [];
-const onRounds: Fan[] = [];
+const offRounds: FanRound[] = [];
+const onRounds: FanRound[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  offRounds.push(await measure(off));
-  onRounds.push(await measure(on));
+  offRounds.push(await fanRound(off.sb, off.sockets, off.changeState, EVENTS));
+  onRounds.push(await fanRound(on.sb, on.sockets, on.changeState, EVENTS));
   step(
     `round ${round}: resume off ${fmt(offRounds.at(-1)!.framesPerSec)} frames/s, ` +
       `resume on ${fmt(onRounds.at(-1)!.framesPerSec)} frames/s`,
@@ -41,13 +35,8 @@ await closeSockets(on.sockets);
 await Promise.all([off.sb.stop(), on.sb.stop()]);
 closeHttp();
 
-const perCpuSecond = (f: Fan) => f.received / (f.serverCpuMicros / 1e6);
-const bestBy = (rounds: Fan[], score: (f: Fan) => number) =>
-  rounds.reduce((a, b) => (score(b) > score(a) ? b : a));
-const offBest = bestBy(offRounds, (f) => f.framesPerSec);
-const onBest = bestBy(onRounds, (f) => f.framesPerSec);
-const offPerCpu = perCpuSecond(bestBy(offRounds, perCpuSecond));
-const onPerCpu = perCpuSecond(bestBy(onRounds, perCpuSecond));
+const { best: offBest, perCpu: offPerCpu } = bestOf(offRounds);
+const { best: onBest, perCpu: onPerCpu } = bestOf(onRounds);
 const ratio = onBest.framesPerSec / offBest.framesPerSec;
 const cpuRatio = onPerCpu / offPerCpu;
 const lost = onRounds.reduce((n, f) => n + f.expected - f.received, 0);
