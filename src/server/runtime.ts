@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
+import { type Membership, StandaloneMembership } from '../core/cluster.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   contactCenter: ContactCenter;
   /** The OpenAPI and AsyncAPI documents, filled in as the APIs register their routes. */
   docs: ApiDocs;
+  /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
+  membership: Membership;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -85,6 +88,7 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
+    membership: new StandaloneMembership(),
     telemetry: new Telemetry(),
     async resetToDemo() {
       sw.reset();
