@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
-import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import type { Membership } from '../core/cluster.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -13,6 +13,7 @@ import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js
 import { SqlEntityStore } from '../store/entity-store.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
+import { type ClusterContext, type Node, openNode } from './cluster-node.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
@@ -32,6 +33,10 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
+  /** This process as a node: its id, the guard's hold, and in a cluster the membership (cluster-node.ts). */
+  node: Node;
+  /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
+  cluster?: ClusterContext;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -55,6 +60,11 @@ export async function createRuntime(
   target = databaseTarget(config),
 ): Promise<Runtime> {
   const db = await openDatabase(target);
+  // The guard, or joining the cluster, comes before anything is written to the database.
+  const node = await openNode(config, log, db, target).catch(async (e: unknown) => {
+    await db.close().catch(() => {});
+    throw e;
+  });
   const directory = await Directory.load(new SqlEntityStore(db));
   const telco = { admin: config.adminPassword, operator: config.operatorPassword };
   if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
@@ -62,7 +72,7 @@ export async function createRuntime(
   const clock = createClock(config.clock);
   const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
   const callRecords = new CallRecordStore(db);
-  const ids = new CallIdGenerator();
+  const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
   const contactCenter = new ContactCenter({
     directory,
@@ -75,6 +85,8 @@ export async function createRuntime(
   });
   // The contact center's one inbound channel: every switch fact, on the tenant's queue.
   sw.setFactListener((fact) => contactCenter.hear(fact));
+  const telemetry = new Telemetry();
+  node.bind({ directory, switch: sw, ids, telemetry });
 
   const resetHooks: (() => void | Promise<void>)[] = [];
   return {
@@ -88,8 +100,10 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: new StandaloneMembership(),
-    telemetry: new Telemetry(),
+    membership: node.membership,
+    node,
+    ...(node.cluster ? { cluster: node.cluster } : {}),
+    telemetry,
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
@@ -104,6 +118,7 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
+      await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
       await db.close();
