@@ -40,8 +40,11 @@ export interface LeaseMembershipOptions {
   eligible?: () => boolean;
   /** The node's call-id slot changed (it had been stopped so long that its row was reclaimed). */
   onSlot?: (slot: number) => void;
-  /** This node handed tenants over or left: the others may want to look now, not at their tick. */
-  onReleased?: () => void;
+  /**
+   * This node took or gave up tenants (or left): the others may want to look now rather than at
+   * their next tick, to see the new owners (the composition broadcasts it on NATS).
+   */
+  onMoved?: () => void;
   log: MembershipLog;
 }
 
@@ -73,6 +76,8 @@ export class LeaseMembership implements Membership {
   private unsettledRechecks = 0;
   /** A refresh came while a tick ran: look again right after it. */
   private again = false;
+  /** This tick took or gave up a tenant: tell the others once it ends. */
+  private moved = false;
   private liveNodes: string[] = [];
 
   private url: string | null;
@@ -174,7 +179,7 @@ export class LeaseMembership implements Membership {
     } catch (err) {
       this.o.log.warn({ err }, 'cluster: could not release leases on leaving (they lapse after the TTL)');
     }
-    if (held.length) this.o.onReleased?.();
+    if (held.length) this.o.onMoved?.();
   }
 
   // ---- the tick --------------------------------------------------------------------------
@@ -202,6 +207,8 @@ export class LeaseMembership implements Membership {
       } finally {
         this.ticking = undefined;
       }
+      if (this.moved) this.o.onMoved?.();
+      this.moved = false;
       if (this.again) next = 0;
       this.again = false;
       if (this.state === 'running') this.schedule(next);
@@ -300,6 +307,7 @@ export class LeaseMembership implements Membership {
     const previousOwner = r.previousOwner;
     this.o.log.info({ tenantId, epoch: r.epoch, previousOwner }, 'cluster: tenant acquired');
     this.announce({ tenantId, owned: true, epoch: r.epoch, ...(previousOwner ? { previousOwner } : {}) });
+    this.moved = true;
   }
 
   /** Gives an idle tenant to its preferred node: announced first, then released in the database. */
@@ -309,7 +317,7 @@ export class LeaseMembership implements Membership {
     this.lose(tenantId, h.epoch, why);
     await this.announcing;
     await this.o.leases.release(this.nodeId, [{ tenantId, epoch: h.epoch }]);
-    this.o.onReleased?.();
+    this.moved = true;
   }
 
   /** This node no longer runs the tenant: owns() turns false at once, the listeners hear it next. */

@@ -7,8 +7,8 @@
  * and startServer starts the membership once the app is built, so every ownership listener
  * registered while building hears the first gains.
  *
- * Nodes nudge each other on `<prefix>.members` when one hands tenants over or leaves, so the
- * others look at once instead of at their next tick.
+ * Nodes nudge each other on `<prefix>.members` when one takes or hands over tenants, joins or
+ * leaves, so the others look at once (and know the new owners) instead of at their next tick.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -101,7 +101,7 @@ export async function openNode(config: Config, log: Logger, db: Db, target: Data
     isIdle: (t) => !parts?.switch.hasLiveCalls(t),
     eligible: nats.connected,
     onSlot: (slot) => parts?.ids.useNode(slot),
-    onReleased: () => nats.nc.publish(nudge, nodeId),
+    onMoved: () => nats.nc.publish(nudge, nodeId),
     log,
   });
   let slot: number;
@@ -144,7 +144,7 @@ export async function openNode(config: Config, log: Logger, db: Db, target: Data
     async start(url) {
       if (!config.advertiseUrl) membership.setUrl(url);
       await membership.start();
-      nats.nc.publish(nudge, `${nodeId} joined`);
+      nats.nc.publish(nudge, nodeId);
     },
     async state() {
       const [{ now, nodes }, { leases: all }] = await Promise.all([registry.list(), leases.list()]);

@@ -11,6 +11,7 @@ import { applyTelcoPasswords } from '../directory/telco-passwords.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
+import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
@@ -65,10 +66,14 @@ export async function createRuntime(
     await db.close().catch(() => {});
     throw e;
   });
-  const directory = await Directory.load(new SqlEntityStore(db));
   const telco = { admin: config.adminPassword, operator: config.operatorPassword };
-  if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
-  else await applyTelcoPasswords(directory, telco);
+  // One node at a time: cluster nodes started together must not all seed an empty database.
+  const directory = await duringStartup(db, async () => {
+    const d = await Directory.load(new SqlEntityStore(db));
+    if (d.isEmpty() && config.seed) await d.replaceAll(demoWorld(telco));
+    else await applyTelcoPasswords(d, telco);
+    return d;
+  });
   const clock = createClock(config.clock);
   const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
   const callRecords = new CallRecordStore(db);

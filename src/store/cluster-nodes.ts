@@ -54,7 +54,10 @@ interface Row {
 export class NodeRegistry {
   constructor(private readonly db: Db) {}
 
-  /** Adds this node (or renews its row after it was gone) and answers its slot. */
+  /**
+   * Adds this node (or renews its row after it was gone) and answers its slot. It is not given
+   * tenants (`eligible` 0) until its first heartbeat says so, once it is ready to run them.
+   */
   async register(n: NodeRegistration): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {
       // Registrations one at a time, so two nodes never pick the same slot.
@@ -80,7 +83,7 @@ export class NodeRegistry {
       if (gone.length) await trx.deleteFrom('cluster_nodes').where('node_id', 'in', gone).execute();
       await sql`insert into cluster_nodes
         (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
-        values (${n.nodeId}, ${n.url}, ${n.host}, ${n.pid}, ${slot}, ${n.ttlMs}, 1, ${DB_NOW_MS}, ${DB_NOW_MS})`.execute(
+        values (${n.nodeId}, ${n.url}, ${n.host}, ${n.pid}, ${slot}, ${n.ttlMs}, 0, ${DB_NOW_MS}, ${DB_NOW_MS})`.execute(
         trx,
       );
       return slot;
