@@ -212,29 +212,23 @@ function fetcher(httpUrl: string) {
 }
 
 async function childNode(nodeId: string, b: Base, args: string[]): Promise<ClusterNode> {
+  // prettier-ignore
+  const flags = [
+    '--database-url', b.databaseUrl, '--nats', NATS_URL, '--cluster-name', b.clusterName,
+    '--node-id', nodeId, '--lease-ttl-ms', String(b.ttl), '--clock', b.clock,
+  ];
+  return startNodeProcess([...flags, ...args], nodeId);
+}
+
+/**
+ * `switchboard serve --port 0 <args>` as a child process, once it listens. Also for standalone
+ * servers (the guard's tests). Its log goes to this process's stderr with
+ * SWITCHBOARD_TEST_NODE_LOGS set.
+ */
+export async function startNodeProcess(args: string[], nodeId: string): Promise<ClusterNode> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
-      '--database-url',
-      b.databaseUrl,
-      '--nats',
-      NATS_URL,
-      '--cluster-name',
-      b.clusterName,
-      '--node-id',
-      nodeId,
-      '--lease-ttl-ms',
-      String(b.ttl),
-      '--clock',
-      b.clock,
-      ...args,
-    ],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', ...args],
     {
       cwd: ROOT,
       env: { ...process.env, SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn' },
