@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
-import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import type { Membership } from '../core/cluster.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -11,8 +11,10 @@ import { applyTelcoPasswords } from '../directory/telco-passwords.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
+import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
+import { type ClusterContext, type Node, openNode } from './cluster-node.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
@@ -32,6 +34,10 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
+  /** This process as a node: its id, the guard's hold, and in a cluster the membership (cluster-node.ts). */
+  node: Node;
+  /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
+  cluster?: ClusterContext;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -55,14 +61,23 @@ export async function createRuntime(
   target = databaseTarget(config),
 ): Promise<Runtime> {
   const db = await openDatabase(target);
-  const directory = await Directory.load(new SqlEntityStore(db));
+  // The guard, or joining the cluster, comes before anything is written to the database.
+  const node = await openNode(config, log, db, target).catch(async (e: unknown) => {
+    await db.close().catch(() => {});
+    throw e;
+  });
   const telco = { admin: config.adminPassword, operator: config.operatorPassword };
-  if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
-  else await applyTelcoPasswords(directory, telco);
+  // One node at a time: cluster nodes started together must not all seed an empty database.
+  const directory = await duringStartup(db, async () => {
+    const d = await Directory.load(new SqlEntityStore(db));
+    if (d.isEmpty() && config.seed) await d.replaceAll(demoWorld(telco));
+    else await applyTelcoPasswords(d, telco);
+    return d;
+  });
   const clock = createClock(config.clock);
   const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
   const callRecords = new CallRecordStore(db);
-  const ids = new CallIdGenerator();
+  const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
   const contactCenter = new ContactCenter({
     directory,
@@ -75,6 +90,8 @@ export async function createRuntime(
   });
   // The contact center's one inbound channel: every switch fact, on the tenant's queue.
   sw.setFactListener((fact) => contactCenter.hear(fact));
+  const telemetry = new Telemetry();
+  node.bind({ directory, switch: sw, ids, telemetry });
 
   const resetHooks: (() => void | Promise<void>)[] = [];
   return {
@@ -88,8 +105,10 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: new StandaloneMembership(),
-    telemetry: new Telemetry(),
+    membership: node.membership,
+    node,
+    ...(node.cluster ? { cluster: node.cluster } : {}),
+    telemetry,
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
@@ -104,6 +123,7 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
+      await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
       await db.close();

@@ -30,28 +30,33 @@ export async function startServer(
 ): Promise<Server> {
   const runtime = await createRuntime(config, log);
   if (opts.traffic) runtime.traffic = opts.traffic;
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let port: number;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const scheme = config.tls ? 'https' : 'http';
   try {
     app = await buildApp(runtime);
     await app.listen({ port: config.port, host: config.host });
+    const addr = app.server.address();
+    port = typeof addr === 'object' && addr ? addr.port : config.port;
+    // A cluster node takes its tenants once every part listens for ownership changes.
+    await runtime.node.start(`${scheme}://${host}:${port}`);
   } catch (e) {
+    await app?.close().catch(() => {});
     await runtime.close().catch(() => {});
     throw e;
   }
   warnAboutDemoCredentials(config, log);
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const scheme = config.tls ? 'https' : 'http';
   let closing: Promise<void> | undefined;
+  const started = app;
   return {
-    app,
+    app: started,
     runtime,
     httpUrl: `${scheme}://${host}:${port}`,
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
-        await app.close();
+        await started.close();
         await runtime.close();
       })();
       return closing;
@@ -76,6 +81,9 @@ export function banner(server: Server): string {
     `  API explorer        ${httpUrl}/api/browser/browser.html`,
     `  API documents       ${httpUrl}/docs/  (OpenAPI and AsyncAPI: ${httpUrl}/openapi)`,
     `  health              ${httpUrl}/healthz  ${httpUrl}/readyz`,
+    runtime.cluster
+      ? `  cluster             ${c.clusterName}, node ${runtime.node.nodeId}  (${httpUrl}/cluster)`
+      : `  node                ${runtime.node.nodeId}, standalone  (${httpUrl}/cluster)`,
     '',
     'Demo credentials:',
     ...credentialLines(c),
