@@ -3,6 +3,7 @@ import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -32,6 +33,9 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
+  /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
+  sharedLockouts?: SharedLockouts;
+  sharedSocketClaims?: SharedSocketClaims;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
