@@ -10,6 +10,7 @@ import { Directory } from '../../src/directory/directory.js';
 import { DEFAULTS } from '../../src/server/config.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { SqlSharedSocketClaims } from '../../src/store/shared-socket-claims.js';
+import { TokenService } from '../../src/api/ccs/tokens.js';
 import { clusterServices } from '../helpers/cluster-services.js';
 
 /**
@@ -119,6 +120,15 @@ describe('cluster security state', { skip: services.skip }, () => {
     const claims = [node('g').socketClaims, node('h').socketClaims];
     const got = await Promise.all([...claims, ...claims].map((c) => c.claim(client, 1)));
     assert.equal(got.filter((g) => g !== null).length, 1);
+  });
+
+  test('a token issued on one node works on another, and a refresh token is traded once over all nodes', async () => {
+    const a = new TokenService(db);
+    const b = new TokenService(db);
+    const grant = await a.issue('101@1001');
+    assert.equal(await b.subjectOf(grant.access_token), '101@1001');
+    const traded = await Promise.all([a.refresh(grant.refresh_token!), b.refresh(grant.refresh_token!)]);
+    assert.equal(traded.filter((t) => t !== null).length, 1);
   });
 
   test("a dead node's claims stop counting after their time to live", async () => {
