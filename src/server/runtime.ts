@@ -3,6 +3,7 @@ import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
+import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -15,6 +16,7 @@ import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
+import { startClusterSecurity } from '../cluster/security-sync.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
@@ -38,6 +40,9 @@ export interface Runtime {
   node: Node;
   /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
   cluster?: ClusterContext;
+  /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
+  sharedLockouts?: SharedLockouts;
+  sharedSocketClaims?: SharedSocketClaims;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -93,6 +98,18 @@ export async function createRuntime(
   const telemetry = new Telemetry();
   node.bind({ directory, switch: sw, ids, telemetry });
 
+  // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
+  const security = node.cluster
+    ? startClusterSecurity({
+        db,
+        nats: node.cluster.nats,
+        prefix: node.cluster.prefix,
+        nodeId: node.nodeId,
+        ttlMs: node.cluster.leaseTtlMs,
+        log,
+      })
+    : undefined;
+
   const resetHooks: (() => void | Promise<void>)[] = [];
   return {
     config,
@@ -108,6 +125,7 @@ export async function createRuntime(
     membership: node.membership,
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
+    ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
     telemetry,
     async resetToDemo() {
       sw.reset();
@@ -123,6 +141,7 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
+      await security?.close();
       await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
