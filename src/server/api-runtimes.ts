@@ -25,6 +25,7 @@ function eventApiPorts(runtime: Runtime) {
     telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
+    ...(runtime.placement ? { placement: runtime.placement } : {}),
   };
 }
 
@@ -57,5 +58,6 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     auth: authenticatorFor(runtime),
     config: runtime.config,
     resetToDemo: () => runtime.resetToDemo(),
+    ...(runtime.placement ? { placement: runtime.placement } : {}),
   };
 }

@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
+import type { Placement } from '../api/route-core/placement.js';
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {
@@ -36,6 +37,8 @@ export interface Runtime {
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding); unset: here. */
+  placement?: Placement;
   /** Back to the demo world (simulator reset, `seed --reset`). */
   resetToDemo(): Promise<void>;
   /** Registers state to clear on reset (lock-outs, caches, counters). */

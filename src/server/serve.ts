@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { describe } from '../store/database.js';
+import { type DatabaseTarget, describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
@@ -18,6 +18,16 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * Parts composed around a server's runtime by whoever starts it (a cluster node's forwarding,
+ * directory sync and shared clock; docs/cluster.md): made once the runtime exists and before the
+ * app is built, attached to the app before it listens, closed first when the server closes.
+ */
+export interface ServerExtension {
+  attach?(app: FastifyInstance): void | Promise<void>;
+  close?(): Promise<void>;
+}
+
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'switchboard' } });
 }
@@ -26,15 +36,24 @@ export function createLogger(config: Config): Logger {
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config),
-  opts: { traffic?: TrafficObserver } = {},
+  opts: {
+    traffic?: TrafficObserver;
+    /** The database, when not the configuration's (a cluster test's shared PostgreSQL schema). */
+    database?: DatabaseTarget;
+    extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
+  } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log);
+  const runtime = await createRuntime(config, log, opts.database);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
+  let extension: ServerExtension = {};
   try {
+    if (opts.extend) extension = await opts.extend(runtime);
     app = await buildApp(runtime);
+    await extension.attach?.(app);
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {
+    await extension.close?.().catch(() => {});
     await runtime.close().catch(() => {});
     throw e;
   }
@@ -51,6 +70,7 @@ export async function startServer(
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
+        await extension.close?.();
         await app.close();
         await runtime.close();
       })();

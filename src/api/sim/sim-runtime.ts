@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Switch } from '../../switch/switch.js';
 import type { Authenticator } from '../auth/index.js';
+import type { Placement } from '../route-core/placement.js';
 import type { ApiDocs } from '../schema/registry.js';
 
 /**
@@ -20,4 +21,6 @@ export interface SimRuntime {
   config: { bodyLimitBytes: number };
   /** Back to the demo world. */
   resetToDemo(): Promise<void>;
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
+  placement?: Placement;
 }

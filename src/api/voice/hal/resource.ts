@@ -8,6 +8,7 @@ import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
 import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
+import { requestPrincipal } from '../../auth/request-principal.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -163,6 +164,8 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
   const { runtime } = deps;
   return {
     document: deps.openapi.document,
+    placement: runtime.placement,
+    place: (req, params) => placeOf(runtime, req, params),
     admit(req, { verb }) {
       const principal = deps.principalOf(req);
       if (!allows(principal, verb.rules))
@@ -201,6 +204,21 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
     },
     render: (reply, outcome, ctx, { ns }) => send(reply, outcome, ctx, ns),
   };
+}
+
+/**
+ * The tenant a voice request concerns (route-core/placement.ts): the one its path names when the
+ * requester may reach it, else the requester's own. A request on a WebSocket's subscription sets
+ * runs where the socket is; an unscoped telco user's request without a tenant in its path, here.
+ */
+function placeOf(runtime: VoiceRuntime, req: FastifyRequest, params: Record<string, string>) {
+  if (params.webSocketId !== undefined) return undefined;
+  const p = requestPrincipal(req);
+  if (!p) return undefined;
+  const raw = params.tenantId;
+  if (raw === undefined) return p.tenantId;
+  const tenantId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  return inTenant(p, tenantId) && runtime.directory.tenant(tenantId) ? tenantId : undefined;
 }
 
 /** The verb's operation: its own answers, and the problem+json answers 4XX and 503 of every operation. */

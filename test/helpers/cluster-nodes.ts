@@ -1,0 +1,113 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Config } from '../../src/server/config.js';
+import { composeForwarding, type ForwardingNodeOptions } from '../../src/server/cluster-forward.js';
+import { startTestServer, type TestServer } from './server.js';
+import { StaticMembership } from './static-membership.js';
+
+/**
+ * In-process cluster nodes for tests (docs/cluster.md): real servers on one fresh PostgreSQL
+ * schema and the real NATS server, each with a `StaticMembership` that assigns the tenants as
+ * the test says, under a cluster prefix no other test uses.
+ */
+export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const NATS_URL = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/**
+ * Why the cluster tests cannot run here (no PostgreSQL or NATS), or undefined when they can.
+ * Under CI the engines are required: the caller fails instead of skipping.
+ */
+export async function missingEngines(): Promise<string | undefined> {
+  try {
+    const nc = await connect({ servers: NATS_URL, timeout: 2000 });
+    await nc.close();
+  } catch {
+    return `no NATS at ${NATS_URL}`;
+  }
+  try {
+    const pg = await import('pg');
+    const c = new pg.default.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+    await c.connect();
+    await c.end();
+  } catch {
+    return `no PostgreSQL at ${PG_URL}`;
+  }
+  return undefined;
+}
+
+export interface ClusterNode extends TestServer {
+  name: string;
+  membership: StaticMembership;
+  nats: NatsConnection;
+}
+
+export interface TestCluster {
+  prefix: string;
+  schema: string;
+  nodes: ClusterNode[];
+  node(name: string): ClusterNode;
+  /** Sets the tenant's owner on every node still running. */
+  assign(tenantId: number, node: string): Promise<void>;
+  /** Stops one node (its NATS connection too), as a node that leaves. */
+  stopNode(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let n = 0;
+
+/** Starts the nodes one after the other (the first seeds the schema), tenants already assigned. */
+export async function startCluster(
+  names: string[],
+  owners: Record<number, string>,
+  overrides: Partial<Config> = {},
+  forwarding: Partial<Omit<ForwardingNodeOptions, 'nats' | 'prefix'>> = {},
+): Promise<TestCluster> {
+  const unique = `${process.pid}_${Date.now()}_${n++}`;
+  const prefix = `sb.t${unique}`;
+  const schema = `sb_cluster_${unique}`;
+  const nodes: ClusterNode[] = [];
+  const stopped = new Set<string>();
+  const cluster: TestCluster = {
+    prefix,
+    schema,
+    nodes,
+    node: (name) => nodes.find((x) => x.name === name)!,
+    async assign(tenantId, owner) {
+      for (const x of nodes) if (!stopped.has(x.name)) await x.membership.assign(tenantId, owner);
+    },
+    async stopNode(name) {
+      if (stopped.has(name)) return;
+      stopped.add(name);
+      const x = cluster.node(name);
+      await x.stop();
+      await x.nats.close();
+    },
+    async stop() {
+      for (const x of nodes) await cluster.stopNode(x.name);
+      const pg = await import('pg');
+      const c = new pg.default.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+  try {
+    for (const name of names) {
+      const membership = new StaticMembership(name);
+      for (const [tenantId, owner] of Object.entries(owners))
+        await membership.assign(Number(tenantId), owner);
+      const nats = await connect({ servers: NATS_URL });
+      const server = await startTestServer(overrides, {
+        database: { kind: 'postgres', url: PG_URL, schema },
+        extend: (runtime) => {
+          runtime.membership = membership;
+          return composeForwarding(runtime, { nats, prefix, ...forwarding });
+        },
+      });
+      nodes.push(Object.assign(server, { name, membership, nats }));
+    }
+  } catch (e) {
+    await cluster.stop().catch(() => {});
+    throw e;
+  }
+  return cluster;
+}
