@@ -57,7 +57,8 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
     config: runtime.config,
-    resetToDemo: () => runtime.resetToDemo(),
+    resetToDemo: () => (runtime.world ? runtime.world.reset() : runtime.resetToDemo()),
+    ...(runtime.world ? { advanceClock: (ms: number) => runtime.world!.advanceClock(ms) } : {}),
     ...(runtime.placement ? { placement: runtime.placement } : {}),
   };
 }

@@ -17,6 +17,7 @@ import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
 import type { Placement } from '../api/route-core/placement.js';
+import type { SharedWorld } from '../cluster/shared-world.js';
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {
@@ -39,8 +40,12 @@ export interface Runtime {
   traffic?: TrafficObserver;
   /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding); unset: here. */
   placement?: Placement;
-  /** Back to the demo world (simulator reset, `seed --reset`). */
+  /** Back to the demo world (simulator reset, `seed --reset`): the database and this node. */
   resetToDemo(): Promise<void>;
+  /** This node's part of another cluster node's `resetToDemo` (the database is reset already). */
+  resetNodeState(): Promise<void>;
+  /** A cluster node's: the simulator's clock and reset, for every node (docs/cluster.md § Clock). */
+  world?: SharedWorld;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -80,6 +85,15 @@ export async function createRuntime(
   sw.setFactListener((fact) => contactCenter.hear(fact));
 
   const resetHooks: (() => void | Promise<void>)[] = [];
+  /** Everything of a reset after the switch's live state and the directory. */
+  const resetTheRest = async () => {
+    await contactCenter.recordsWritten();
+    await callRecords.clear();
+    clock.reset();
+    await contactCenter.reset();
+    sw.resync();
+    for (const h of resetHooks) await h();
+  };
   return {
     config,
     log,
@@ -96,12 +110,11 @@ export async function createRuntime(
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
-      await contactCenter.recordsWritten();
-      await callRecords.clear();
-      clock.reset();
-      await contactCenter.reset();
-      sw.resync();
-      for (const h of resetHooks) await h();
+      await resetTheRest();
+    },
+    async resetNodeState() {
+      sw.reset();
+      await resetTheRest();
     },
     onReset(hook) {
       resetHooks.push(hook);

@@ -34,6 +34,17 @@ export async function missingEngines(): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * A suite's `skip` option: false where PostgreSQL and NATS answer; where they do not, the reason
+ * (one line in the report), except under CI, which must run every suite and fails here.
+ */
+export async function clusterSkip(): Promise<string | false> {
+  const missing = await missingEngines();
+  if (!missing) return false;
+  if (process.env.CI && process.env.CI !== 'false') throw new Error(`cluster tests cannot run: ${missing}`);
+  return `cluster tests skipped: ${missing}`;
+}
+
 export interface ClusterNode extends TestServer {
   name: string;
   membership: StaticMembership;
@@ -66,6 +77,8 @@ export async function startCluster(
   const schema = `sb_cluster_${unique}`;
   const nodes: ClusterNode[] = [];
   const stopped = new Set<string>();
+  /** Nodes that started (or are starting): what a change waits for, less those stopped. */
+  let joined = 0;
   const cluster: TestCluster = {
     prefix,
     schema,
@@ -100,7 +113,9 @@ export async function startCluster(
         database: { kind: 'postgres', url: PG_URL, schema },
         extend: (runtime) => {
           runtime.membership = membership;
-          return composeForwarding(runtime, { nats, prefix, ...forwarding });
+          joined++;
+          const clusterSize = () => joined - stopped.size;
+          return composeForwarding(runtime, { nats, prefix, clusterSize, ...forwarding });
         },
       });
       nodes.push(Object.assign(server, { name, membership, nats }));
