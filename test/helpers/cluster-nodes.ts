@@ -58,6 +58,8 @@ export interface TestCluster {
   node(name: string): ClusterNode;
   /** Sets the tenant's owner on every node still running. */
   assign(tenantId: number, node: string): Promise<void>;
+  /** Starts one more node, with the tenants' owners as the running nodes have them. */
+  addNode(name: string): Promise<ClusterNode>;
   /** Stops one node (its NATS connection too), as a node that leaves. */
   stopNode(name: string): Promise<void>;
   stop(): Promise<void>;
@@ -79,12 +81,15 @@ export async function startCluster(
   const stopped = new Set<string>();
   /** Nodes that started (or are starting): what a change waits for, less those stopped. */
   let joined = 0;
+  const owned: Record<number, string> = { ...owners };
   const cluster: TestCluster = {
     prefix,
     schema,
     nodes,
     node: (name) => nodes.find((x) => x.name === name)!,
+    addNode: () => Promise.reject(new Error('not started')),
     async assign(tenantId, owner) {
+      owned[tenantId] = owner;
       for (const x of nodes) if (!stopped.has(x.name)) await x.membership.assign(tenantId, owner);
     },
     async stopNode(name) {
@@ -103,23 +108,26 @@ export async function startCluster(
       await c.end();
     },
   };
+  const startNode = async (name: string) => {
+    const membership = new StaticMembership(name);
+    for (const [tenantId, owner] of Object.entries(owned)) await membership.assign(Number(tenantId), owner);
+    const nats = await connect({ servers: NATS_URL });
+    const server = await startTestServer(overrides, {
+      database: { kind: 'postgres', url: PG_URL, schema },
+      extend: (runtime) => {
+        runtime.membership = membership;
+        joined++;
+        const clusterSize = () => joined - stopped.size;
+        return composeForwarding(runtime, { nats, prefix, clusterSize, ...forwarding });
+      },
+    });
+    const node = Object.assign(server, { name, membership, nats });
+    nodes.push(node);
+    return node;
+  };
+  cluster.addNode = startNode;
   try {
-    for (const name of names) {
-      const membership = new StaticMembership(name);
-      for (const [tenantId, owner] of Object.entries(owners))
-        await membership.assign(Number(tenantId), owner);
-      const nats = await connect({ servers: NATS_URL });
-      const server = await startTestServer(overrides, {
-        database: { kind: 'postgres', url: PG_URL, schema },
-        extend: (runtime) => {
-          runtime.membership = membership;
-          joined++;
-          const clusterSize = () => joined - stopped.size;
-          return composeForwarding(runtime, { nats, prefix, clusterSize, ...forwarding });
-        },
-      });
-      nodes.push(Object.assign(server, { name, membership, nats }));
-    }
+    for (const name of names) await startNode(name);
   } catch (e) {
     await cluster.stop().catch(() => {});
     throw e;
