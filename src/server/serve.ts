@@ -38,12 +38,12 @@ export async function startServer(
   log: Logger = createLogger(config),
   opts: {
     traffic?: TrafficObserver;
-    /** The database, when not the configuration's (a cluster test's shared PostgreSQL schema). */
-    database?: DatabaseTarget;
+    /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
+    target?: DatabaseTarget;
     extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
   } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log, opts.database);
+  const runtime = await createRuntime(config, log, opts.target);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
   let extension: ServerExtension = {};

@@ -113,7 +113,7 @@ export async function startCluster(
     for (const [tenantId, owner] of Object.entries(owned)) await membership.assign(Number(tenantId), owner);
     const nats = await connect({ servers: NATS_URL });
     const server = await startTestServer(overrides, {
-      database: { kind: 'postgres', url: PG_URL, schema },
+      target: { kind: 'postgres', url: PG_URL, schema },
       extend: (runtime) => {
         runtime.membership = membership;
         joined++;

@@ -18,7 +18,7 @@ export interface TestServer extends Server {
 export async function startTestServer(
   overrides: Partial<Config> = {},
   /** A cluster node's: its shared database and the parts composed around its runtime. */
-  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'database' | 'extend'> = {},
+  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'target' | 'extend'> = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const config: Config = {
