@@ -16,14 +16,14 @@ export interface RequestHead {
   headers: HeaderValues;
   /** The client's address: limits and lock-outs count the client, not the forwarding node. */
   ip: string;
-  /** The tenant the forwarding node found: the owner refuses when it no longer owns it. */
-  tenantId: number;
+  /** What the forwarding node found the request concerns: a node refuses it when that is not here. */
+  target: number | { socket: string };
 }
 
 /** The owner's answer, or why it did not run the request. */
 export type AnswerHead =
   | { status: number; headers: HeaderValues }
-  /** `moved`: the node does not own the tenant (any more); `failed`: it could not run it. */
+  /** `moved`: the tenant (socket) is not here (any more); `failed`: the node could not run it. */
   | { refused: 'moved' | 'failed' };
 
 export function encodeFrame(head: RequestHead | AnswerHead, body?: Uint8Array): Uint8Array {

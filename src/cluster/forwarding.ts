@@ -9,7 +9,7 @@ import {
 } from '@nats-io/transport-node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Placement } from '../api/route-core/placement.js';
+import type { Placement, Target } from '../api/route-core/placement.js';
 import type { Membership } from '../core/cluster.js';
 import { unavailable } from '../core/errors.js';
 import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead } from './forward-wire.js';
@@ -22,6 +22,10 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  *   there whole, and its answer (status, headers, body) is written to the original connection;
  * - as the owner (`serve`), each request that arrives runs through this node's own Fastify
  *   (`app.inject`) from the client's address, marked forwarded so it is never sent on again.
+ *
+ * A request on a voice socket's subscription sets goes to `<prefix>.ws.<webSocketId>.http`,
+ * which only the node holding that socket listens to (`holdSocket`); when no node does, the
+ * socket exists nowhere and the request runs where it arrived (its 404 is the same everywhere).
  *
  * The mark is a header holding a secret only this process knows (32 random bytes): a client
  * cannot forge it, so nothing has to strip it at the front door; the owner removes it when it
@@ -47,6 +51,9 @@ const FORWARDED = Symbol('forwarded');
 const SETTLE_POLL_MS = 25;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
+export const socketSubject = (prefix: string, webSocketId: string) => `${prefix}.ws.${webSocketId}.http`;
+/** A webSocketId as a subject token: a client's path segment may hold anything. */
+const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 
 export class Forwarding implements Placement {
   private readonly secret = randomBytes(32).toString('base64url');
@@ -54,6 +61,9 @@ export class Forwarding implements Placement {
   private readonly timeoutMs: number;
   private readonly settleMs: number;
   private sub: Subscription | undefined;
+  private app: FastifyInstance | undefined;
+  /** The voice sockets this node holds, each listening for its requests. */
+  private readonly sockets = new Map<string, Subscription>();
 
   constructor(private readonly opts: ForwardingOptions) {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
@@ -76,17 +86,32 @@ export class Forwarding implements Placement {
     return ok;
   }
 
-  owns(tenantId: number): boolean {
-    return this.opts.membership.owns(tenantId);
+  runsHere(target: Target): boolean {
+    return typeof target === 'number' ? this.opts.membership.owns(target) : this.sockets.has(target.socket);
+  }
+
+  holdSocket(id: string): () => void {
+    if (!SUBJECT_TOKEN.test(id)) return () => {};
+    this.sockets.get(id)?.unsubscribe();
+    const sub = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id), {
+      callback: (err, msg) => {
+        if (!err && this.app) void this.run(this.app, msg);
+      },
+    });
+    this.sockets.set(id, sub);
+    return () => {
+      if (this.sockets.get(id) !== sub) return;
+      this.sockets.delete(id);
+      sub.unsubscribe();
+    };
   }
 
   async forward(
     req: FastifyRequest,
     reply: FastifyReply,
-    tenantId: number,
+    target: Target,
     body: Buffer | undefined,
   ): Promise<boolean> {
-    const { membership } = this.opts;
     const head: RequestHead = {
       // A HEAD is asked as its GET: this node's HEAD route then answers the GET's headers, as locally.
       method: req.method === 'HEAD' ? 'GET' : req.method,
@@ -94,48 +119,58 @@ export class Forwarding implements Placement {
       // The owner names the request with this node's id (request-ids.ts accepts it).
       headers: { ...endToEnd(req.headers, 'request'), 'x-request-id': req.id },
       ip: req.ip,
-      tenantId,
+      target,
     };
     const frame = encodeFrame(head, body);
+    if (typeof target !== 'number') {
+      if (!SUBJECT_TOKEN.test(target.socket)) return false;
+      const answer = await this.ask(socketSubject(this.opts.prefix, target.socket), frame);
+      return answer !== undefined && this.answer(reply, answer);
+    }
+    const { membership } = this.opts;
     const settleBy = Date.now() + this.settleMs;
     for (;;) {
-      if (membership.owns(tenantId)) return false;
-      const owner = membership.ownerOf(tenantId);
-      const answer = owner === undefined ? undefined : await this.ask(owner, frame);
-      if (answer && 'status' in answer.head) {
-        reply.code(answer.head.status);
-        for (const [name, value] of Object.entries(answer.head.headers)) reply.header(name, value);
-        reply.send(answer.body.length > 0 ? answer.body : undefined);
-        return true;
-      }
-      if (answer && 'refused' in answer.head && answer.head.refused === 'failed') {
-        throw unavailable('OWNER_FAILED', `The node running tenant ${tenantId} could not take the request.`);
-      }
+      if (membership.owns(target)) return false;
+      const owner = membership.ownerOf(target);
+      const answer =
+        owner === undefined ? undefined : await this.ask(forwardSubject(this.opts.prefix, owner), frame);
+      if (answer && this.answer(reply, answer)) return true;
       // No owner yet, or it moved or went away: wait for the ownership to settle.
       if (Date.now() >= settleBy) {
-        throw unavailable('OWNER_UNAVAILABLE', `No node is running tenant ${tenantId} now; retry shortly.`);
+        throw unavailable('OWNER_UNAVAILABLE', `No node is running tenant ${target} now; retry shortly.`);
       }
       await sleep(SETTLE_POLL_MS);
     }
   }
 
-  /** Sends the request to `owner`; undefined when no node listens there (it is gone). */
-  private async ask(owner: string, frame: Uint8Array) {
+  /** Writes a node's answer; false when it refused the request as not its own. */
+  private answer(reply: FastifyReply, answer: { head: AnswerHead; body: Buffer }): boolean {
+    const { head, body } = answer;
+    if ('refused' in head) {
+      if (head.refused === 'moved') return false;
+      throw unavailable('OWNER_FAILED', 'The node running the request could not take it.');
+    }
+    reply.code(head.status);
+    for (const [name, value] of Object.entries(head.headers)) reply.header(name, value);
+    reply.send(body.length > 0 ? body : undefined);
+    return true;
+  }
+
+  /** Sends the request to `subject`; undefined when no node listens there (it is gone). */
+  private async ask(subject: string, frame: Uint8Array) {
     try {
-      const msg = await this.opts.nats.request(forwardSubject(this.opts.prefix, owner), frame, {
-        timeout: this.timeoutMs,
-      });
+      const msg = await this.opts.nats.request(subject, frame, { timeout: this.timeoutMs });
       return decodeFrame<AnswerHead>(msg.data);
     } catch (e) {
       if (e instanceof RequestError && e.isNoResponders()) return undefined;
       if (e instanceof TimeoutError) {
         throw unavailable(
           'OWNER_TIMEOUT',
-          `The node running the tenant did not answer in ${this.timeoutMs} ms.`,
+          `The node running the request did not answer in ${this.timeoutMs} ms.`,
         );
       }
-      this.opts.log.warn({ err: e, owner }, 'forwarding a request failed');
-      throw unavailable('OWNER_UNREACHABLE', 'The node running the tenant cannot be reached now.');
+      this.opts.log.warn({ err: e, subject }, 'forwarding a request failed');
+      throw unavailable('OWNER_UNREACHABLE', 'The node running the request cannot be reached now.');
     }
   }
 
@@ -143,6 +178,7 @@ export class Forwarding implements Placement {
 
   /** Runs the requests other nodes forward here through `app`, until `close`. */
   serve(app: FastifyInstance): void {
+    this.app = app;
     const subject = forwardSubject(this.opts.prefix, this.opts.membership.nodeId);
     this.sub = this.opts.nats.subscribe(subject, {
       callback: (err, msg) => {
@@ -159,7 +195,7 @@ export class Forwarding implements Placement {
     let answer: Uint8Array;
     try {
       const { head, body } = decodeFrame<RequestHead>(msg.data);
-      if (!this.opts.membership.owns(head.tenantId)) {
+      if (!this.runsHere(head.target)) {
         answer = encodeFrame({ refused: 'moved' });
       } else {
         const res = await app.inject({
@@ -185,6 +221,8 @@ export class Forwarding implements Placement {
   async close(): Promise<void> {
     const sub = this.sub;
     this.sub = undefined;
+    for (const s of this.sockets.values()) s.unsubscribe();
+    this.sockets.clear();
     if (sub && !sub.isClosed()) await sub.drain().catch(() => {});
   }
 }

@@ -5,8 +5,9 @@ import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler, RouteHan
  * Where a request runs in a cluster (docs/cluster.md § Forwarding). A tenant's live state exists
  * only on the node that owns the tenant, so a request that concerns a tenant this node does not
  * own is sent whole (method, URL, headers, raw body, client address) to the owner, and answered
- * with exactly the owner's status, headers and body. This is the port the route core sees; the
- * NATS transport that implements it is src/cluster/forwarding.ts.
+ * with exactly the owner's status, headers and body. A request on a voice WebSocket's
+ * subscription sets goes, the same way, to the node that holds the socket. This is the port the
+ * route core sees; the NATS transport that implements it is src/cluster/forwarding.ts.
  *
  * A standalone server has no placement: the route core then adds no hook and no check at all.
  *
@@ -19,29 +20,35 @@ import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler, RouteHan
 export interface Placement {
   /** A request another node sent here: it runs here whatever the ownership, never sent on again. */
   isForwarded(req: FastifyRequest): boolean;
-  /** Whether this node runs the tenant's requests now. */
-  owns(tenantId: number): boolean;
+  /** Whether this node runs the target's requests now (owns the tenant, holds the socket). */
+  runsHere(target: Target): boolean;
   /**
-   * Runs the request on the tenant's owner and writes the owner's answer to `reply`. Resolves
-   * false when this node became the owner meanwhile (the caller then runs it here); rejects with
-   * a 503 `unavailable` error when no owner answers within the bounds.
+   * Runs the request where the target is and writes that node's answer to `reply`. Resolves
+   * false when the request is to run here after all (this node became the tenant's owner
+   * meanwhile; no node holds the socket); rejects with a 503 `unavailable` error when no node
+   * answers within the bounds.
    */
   forward(
     req: FastifyRequest,
     reply: FastifyReply,
-    tenantId: number,
+    target: Target,
     body: Buffer | undefined,
   ): Promise<boolean>;
+  /** This node holds the voice socket `id`: its requests come here (until the returned release). */
+  holdSocket(id: string): () => void;
 }
 
-/** The tenant a request concerns, from its principal and path; undefined: it runs here. */
-export type PlaceOf = (req: FastifyRequest, params: Record<string, string>) => number | undefined;
+/** What a request concerns: a tenant (by id), or a voice WebSocket (by webSocketId). */
+export type Target = number | { socket: string };
+
+/** What a request concerns, from its principal and path; undefined: nothing, it runs here. */
+export type PlaceOf = (req: FastifyRequest, params: Record<string, string>) => Target | undefined;
 /** The tenant a request concerns, from its parsed body (a route whose path names none). */
 export type PlaceOfBody = (body: unknown) => number | undefined;
 
-/** A request that may leave: the tenant when known before the body, and its raw bytes. */
+/** A request that may leave: its target when known before the body, and its raw bytes. */
 interface Leaving {
-  tenantId: number | undefined;
+  target: Target | undefined;
   body: Buffer | undefined;
 }
 const LEAVING = Symbol('leaving');
@@ -59,28 +66,28 @@ export function placementHooks(
 ): { preParsing: preParsingAsyncHookHandler; handler: RouteHandlerMethod } {
   const preParsing: preParsingAsyncHookHandler = async (req, _reply, payload) => {
     if (placement.isForwarded(req)) return payload;
-    let tenantId: number | undefined;
+    let target: Target | undefined;
     if (!placeByBody) {
-      tenantId = place?.(req, req.params as Record<string, string>);
-      if (tenantId === undefined || placement.owns(tenantId)) return payload;
+      target = place?.(req, req.params as Record<string, string>);
+      if (target === undefined || placement.runsHere(target)) return payload;
     }
     if (!hasBody(req)) {
-      (req as Carrier)[LEAVING] = { tenantId, body: undefined };
+      (req as Carrier)[LEAVING] = { target, body: undefined };
       return payload;
     }
     const limit = req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
     const read = await capture(payload, limit);
     // Over the limit: the request stays, and is refused here as the owner would refuse it.
-    if (read.whole) (req as Carrier)[LEAVING] = { tenantId, body: read.bytes };
+    if (read.whole) (req as Carrier)[LEAVING] = { target, body: read.bytes };
     return read.stream;
   };
   const handler: RouteHandlerMethod = function (req, reply) {
     const leaving = (req as Carrier)[LEAVING];
     if (leaving === undefined) return local.call(this, req, reply);
-    const tenantId = leaving.tenantId ?? placeByBody?.(req.body);
-    if (tenantId === undefined || placement.owns(tenantId)) return local.call(this, req, reply);
+    const target = leaving.target ?? placeByBody?.(req.body);
+    if (target === undefined || placement.runsHere(target)) return local.call(this, req, reply);
     return placement
-      .forward(req, reply, tenantId, leaving.body)
+      .forward(req, reply, target, leaving.body)
       .then((answered) => (answered ? reply : local.call(this, req, reply)));
   };
   return { preParsing, handler };

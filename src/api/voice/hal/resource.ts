@@ -9,6 +9,7 @@ import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
 import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
 import { requestPrincipal } from '../../auth/request-principal.js';
+import type { Target } from '../../route-core/placement.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -207,12 +208,17 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
 }
 
 /**
- * The tenant a voice request concerns (route-core/placement.ts): the one its path names when the
- * requester may reach it, else the requester's own. A request on a WebSocket's subscription sets
- * runs where the socket is; an unscoped telco user's request without a tenant in its path, here.
+ * What a voice request concerns (route-core/placement.ts): a request on a WebSocket's
+ * subscription sets, that socket; else the tenant its path names when the requester may reach
+ * it, else the requester's own. An unscoped telco user's request without a tenant in its path
+ * runs here.
  */
-function placeOf(runtime: VoiceRuntime, req: FastifyRequest, params: Record<string, string>) {
-  if (params.webSocketId !== undefined) return undefined;
+function placeOf(
+  runtime: VoiceRuntime,
+  req: FastifyRequest,
+  params: Record<string, string>,
+): Target | undefined {
+  if (params.webSocketId !== undefined) return { socket: params.webSocketId };
   const p = requestPrincipal(req);
   if (!p) return undefined;
   const raw = params.tenantId;
