@@ -20,6 +20,8 @@ import { startClusterSecurity } from '../cluster/security-sync.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
+import type { Placement } from '../api/route-core/placement.js';
+import type { SharedWorld } from '../cluster/shared-world.js';
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {
@@ -47,8 +49,14 @@ export interface Runtime {
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
-  /** Back to the demo world (simulator reset, `seed --reset`). */
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding); unset: here. */
+  placement?: Placement;
+  /** Back to the demo world (simulator reset, `seed --reset`): the database and this node. */
   resetToDemo(): Promise<void>;
+  /** This node's part of another cluster node's `resetToDemo` (the database is reset already). */
+  resetNodeState(): Promise<void>;
+  /** A cluster node's: the simulator's clock and reset, for every node (docs/cluster.md § Clock). */
+  world?: SharedWorld;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -111,6 +119,15 @@ export async function createRuntime(
     : undefined;
 
   const resetHooks: (() => void | Promise<void>)[] = [];
+  /** Everything of a reset after the switch's live state and the directory. */
+  const resetTheRest = async () => {
+    await contactCenter.recordsWritten();
+    await callRecords.clear();
+    clock.reset();
+    await contactCenter.reset();
+    sw.resync();
+    for (const h of resetHooks) await h();
+  };
   return {
     config,
     log,
@@ -130,12 +147,11 @@ export async function createRuntime(
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
-      await contactCenter.recordsWritten();
-      await callRecords.clear();
-      clock.reset();
-      await contactCenter.reset();
-      sw.resync();
-      for (const h of resetHooks) await h();
+      await resetTheRest();
+    },
+    async resetNodeState() {
+      sw.reset();
+      await resetTheRest();
     },
     onReset(hook) {
       resetHooks.push(hook);

@@ -53,6 +53,7 @@ describe('cluster security state', { skip: services.skip }, () => {
   const authenticatorOn = async (security: ClusterSecurity) => {
     const directory = await Directory.load({
       loadAll: async () => demoWorld(),
+      load: async () => [],
       upsert: async () => {},
       remove: async () => {},
       replaceAll: async () => {},

@@ -19,9 +19,13 @@ export interface TestServer extends Server {
  * With SWITCHBOARD_TEST_CLUSTER=N (the cluster run of the black-box suites), N cluster nodes on
  * a fresh PostgreSQL database and NATS behind a proxy that sends each request to one at random.
  */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  /** A cluster node's: its shared database and the parts composed around its runtime. */
+  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'target' | 'extend'> = {},
+): Promise<TestServer> {
   const clusterNodes = Number(process.env.SWITCHBOARD_TEST_CLUSTER ?? 0);
-  if (clusterNodes > 0) return startClusterTestServer(overrides, clusterNodes);
+  if (clusterNodes > 0 && !node.target) return startClusterTestServer(overrides, clusterNodes);
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const config: Config = {
     ...DEFAULTS,
@@ -35,6 +39,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const contract = new ContractChecker();
   const server = await startServer(config, pino({ level: 'silent' }), {
     traffic: contract,
+    ...node,
   });
   contract.bind(server.runtime);
   const close = server.close.bind(server);
