@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
-import { InProcessBus } from '../bus/bus.js';
+import { type Bus, InProcessBus } from '../bus/bus.js';
+import type { JetStreamBus } from '../cluster/jetstream-bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import type { EventStreamSource } from '../core/event-stream.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -24,7 +26,10 @@ export interface Runtime {
   db: Db;
   directory: Directory;
   clock: Clock;
-  bus: InProcessBus<PlatformEvent>;
+  /** In-process standalone; in a cluster the node's JetStream bus (docs/cluster.md, "Events"). */
+  bus: Bus<PlatformEvent>;
+  /** In a cluster: the cluster's event stream, whose sequences are the continuity cursors. */
+  eventStream?: EventStreamSource<PlatformEvent>;
   callRecords: CallRecordStore;
   switch: Switch;
   contactCenter: ContactCenter;
@@ -49,10 +54,18 @@ export function databaseTarget(config: Config): DatabaseTarget {
     : { kind: 'sqlite', file: config.db };
 }
 
+/** What makes a runtime a cluster node's (src/server/cluster-node.ts builds it; docs/cluster.md). */
+export interface ClusterParts {
+  membership: Membership;
+  /** The node's event bus, started (`JetStreamBus.start`); the runtime closes it, not its connection. */
+  events: JetStreamBus;
+}
+
 export async function createRuntime(
   config: Config,
   log: Logger,
   target = databaseTarget(config),
+  cluster?: ClusterParts,
 ): Promise<Runtime> {
   const db = await openDatabase(target);
   const directory = await Directory.load(new SqlEntityStore(db));
@@ -60,7 +73,11 @@ export async function createRuntime(
   if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
   else await applyTelcoPasswords(directory, telco);
   const clock = createClock(config.clock);
-  const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
+  const bus: Bus<PlatformEvent> =
+    cluster?.events ??
+    new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
+  const telemetry = new Telemetry();
+  cluster?.events.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator();
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
@@ -84,12 +101,13 @@ export async function createRuntime(
     directory,
     clock,
     bus,
+    ...(cluster ? { eventStream: cluster.events } : {}),
     callRecords,
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: new StandaloneMembership(),
-    telemetry: new Telemetry(),
+    membership: cluster?.membership ?? new StandaloneMembership(),
+    telemetry,
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
@@ -106,6 +124,7 @@ export async function createRuntime(
     async close() {
       sw.reset();
       await contactCenter.recordsWritten();
+      await cluster?.events.close();
       await db.close();
     },
   };

@@ -4,7 +4,8 @@ import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
-import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
+import { type ClusterParts, createRuntime, databaseTarget, type Runtime } from './runtime.js';
+import type { DatabaseTarget } from '../store/database.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
@@ -26,9 +27,15 @@ export function createLogger(config: Config): Logger {
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config),
-  opts: { traffic?: TrafficObserver } = {},
+  opts: {
+    traffic?: TrafficObserver;
+    /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
+    target?: DatabaseTarget;
+    /** A cluster node's parts (src/server/cluster-node.ts); standalone without. */
+    cluster?: ClusterParts;
+  } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log);
+  const runtime = await createRuntime(config, log, opts.target, opts.cluster);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
   try {

@@ -15,7 +15,10 @@ export interface TestServer extends Server {
 }
 
 /** A real server on a free port, a fresh SQLite file, the virtual clock and the demo world. */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  extra: Omit<NonNullable<Parameters<typeof startServer>[2]>, 'traffic'> = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const config: Config = {
     ...DEFAULTS,
@@ -29,6 +32,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const contract = new ContractChecker();
   const server = await startServer(config, pino({ level: 'silent' }), {
     traffic: contract,
+    ...extra,
   });
   contract.bind(server.runtime);
   const close = server.close.bind(server);

@@ -11,6 +11,7 @@ import { type Continuity, identityOf } from '../continuity/index.js';
 import {
   type ConnectResume,
   ConnectResumeSchema,
+  ccCursors,
   ccEventOf,
   ccJournalRenderer,
   openCcSession,
@@ -149,8 +150,20 @@ export function eventSocket(
           socket.close(POLICY_VIOLATION, 'invalid resume');
           return;
         }
-        if (resume !== null && resume !== true) takeOver(resume.session, principal);
+        // In a cluster a resume is readied first (docs/cluster.md); `release` lets go of it.
+        let release = () => {};
+        if (resume !== null && resume !== true) {
+          takeOver(resume.session, principal);
+          const ready = continuity.prepareResume(resume.session.toLowerCase(), (stored) =>
+            ccCursors(directory, principal, resume.after, stored),
+          );
+          if (ready) {
+            release = await ready;
+            if (socket.readyState !== socket.OPEN) return release();
+          }
+        }
         if (limits.sockets.refusal(client)) {
+          release();
           send({ response: 'connect', success: false, reason: 'Too many connections' });
           socket.close(TRY_AGAIN_LATER, 'too many connections');
           return;
@@ -171,6 +184,7 @@ export function eventSocket(
         for (const e of opened.missed) {
           if (receives(session, ccEventOf(e))) socket.send(withSequence(e.body, e.seq));
         }
+        release();
         return;
       }
       if (msg.request === 'subscribe') {
