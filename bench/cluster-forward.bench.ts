@@ -25,9 +25,12 @@ const report = new Report('cluster-forward');
 const step = (m: string) => process.stderr.write(`[cluster-forward] ${m}\n`);
 
 const startNode = (name: string) =>
-  startChild(['--import', 'tsx', 'bench/cluster-node.ts', name, '1001=a,1002=b', '2', schema, prefix], {
-    core: SERVER_CORE,
-  });
+  startChild(
+    ['--import', 'tsx', 'bench/cluster-forward-node.ts', name, '1001=a,1002=b', '2', schema, prefix],
+    {
+      core: SERVER_CORE,
+    },
+  );
 // One after the other: the first seeds the schema.
 const a = await startNode('a');
 const b = await startNode('b');

@@ -31,8 +31,12 @@ export function pinSelf(core = CLIENT_CORE): void {
 }
 
 /** `node <args>`, on `core` when pinning is possible. */
-function spawnNode(args: string[], core: number | undefined): ChildProcess {
-  const opts = { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
+function spawnNode(args: string[], core: number | undefined, env?: Record<string, string>): ChildProcess {
+  const opts = {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  };
   return PINNING && core !== undefined
     ? spawn('taskset', ['-c', String(core), process.execPath, ...args], opts)
     : spawn(process.execPath, args, opts);
@@ -48,10 +52,13 @@ export interface Child {
 }
 
 /** Starts a child process that prints `listening <port>` and answers its port. */
-export function startChild(args: string[], opts: { core?: number; match?: RegExp } = {}): Promise<Child> {
+export function startChild(
+  args: string[],
+  opts: { core?: number; match?: RegExp; env?: Record<string, string> } = {},
+): Promise<Child> {
   const match = opts.match ?? /listening (?:on http:\/\/127\.0\.0\.1:)?(\d+)/;
   return new Promise((done, fail) => {
-    const child = spawnNode(args, opts.core);
+    const child = spawnNode(args, opts.core, opts.env);
     let out = '';
     const onData = (d: Buffer) => {
       out += d;

@@ -6,6 +6,9 @@ export type PlatformEvent = SwitchEvent | CcEvent;
 
 /** The subscribing end of the event bus, as the APIs see it (the server owns the bus). */
 export interface PlatformEvents {
-  /** Returns the unsubscribe. */
-  subscribe(handler: (event: PlatformEvent) => void): () => void;
+  /**
+   * Returns the unsubscribe. In a cluster `seq` is the event's sequence in the cluster's event
+   * stream (the continuity sequence, docs/events.md); standalone it is absent.
+   */
+  subscribe(handler: (event: PlatformEvent, seq?: number) => void): () => void;
 }

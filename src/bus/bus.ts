@@ -1,9 +1,10 @@
 /**
  * Carries domain events from the switch (and the contact center) to subscribers: the WebSocket
  * gateways, the call-record writer, the console. In-process and synchronous by default; a
- * clustered bus implements the same interface.
+ * clustered bus implements the same interface (src/cluster/jetstream-bus.ts) and hands each
+ * handler the event's stream sequence too, which the in-process bus has none of.
  */
-export type Handler<E> = (event: E) => void;
+export type Handler<E> = (event: E, seq?: number) => void;
 
 export interface Bus<E> {
   publish(event: E): void;

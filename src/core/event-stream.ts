@@ -1,8 +1,9 @@
 /**
- * The port behind event continuity: each tenant's events in one ordered, durable stream, and the
- * resumable socket sessions that follow it. Standalone, SQL implements it (`store/event-log.ts`);
- * in a cluster the tenant's JetStream subject will, its stream sequence being the `seq` here
- * (docs/decisions.md, "Event continuity"). Types only: no I/O.
+ * The ports behind event continuity: each tenant's events in one ordered, durable stream, and the
+ * resumable socket sessions that follow it. Standalone, SQL implements the log
+ * (`store/event-log.ts`); in a cluster the cluster's event stream does (`EventStreamSource`,
+ * src/cluster/jetstream-bus.ts), its stream sequence being the `seq` here (docs/decisions.md,
+ * "Event continuity" and "Cluster events"). Types only: no I/O.
  */
 
 /** One event as the sockets render it, in its tenant's order. */
@@ -55,6 +56,35 @@ export interface StoredSession {
 
 export interface SessionStorePort {
   all(): Promise<StoredSession[]>;
+  /** One session as stored (a cluster node reads the one a resume names: it may be another node's). */
+  get(id: string): Promise<StoredSession | undefined>;
   put(s: StoredSession): Promise<void>;
-  remove(id: string): Promise<void>;
+  /**
+   * Forgets a session; with `ifDetachedAt`, only while it is stored with that `detachedAt` (in a
+   * cluster another node may have taken it over since).
+   */
+  remove(id: string, ifDetachedAt?: number | null): Promise<void>;
+}
+
+/**
+ * A cluster's event stream as one node reads it (JetStream): every tenant's events in one
+ * ordered stream whose sequence is each event's `seq`, the same on every node. The node's bus
+ * hands the events to its subscribers in stream order; this is what the journal asks besides.
+ */
+export interface EventStreamSource<E> {
+  /**
+   * The sequence of the last event handed to this node's subscribers (before the first: the
+   * stream's last sequence when the node began to consume). Every later event has a higher one.
+   */
+  position(): number;
+  /**
+   * Resolves once this node has handed its subscribers every event the stream held when called
+   * (false: not within the bound; the caller goes on with what it has).
+   */
+  caughtUp(): Promise<boolean>;
+  /**
+   * The tenant's events with a sequence in (after, upTo], in order, read back from the stream;
+   * undefined when the stream may no longer hold all of them (its limits discarded some).
+   */
+  read(tenantId: number, after: number, upTo: number): Promise<{ seq: number; event: E }[] | undefined>;
 }

@@ -31,7 +31,8 @@ export interface StoredWebhook {
 
 /** Where webhooks and their delivery queues are kept, so they outlive a restart. */
 export interface WebhookStorePort {
-  loadAll(): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }>;
+  /** Every webhook and delivery, in delivery order; with `tenantId`, that tenant's only. */
+  loadAll(tenantId?: number): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }>;
   saveWebhook(w: StoredWebhook): Promise<void>;
   deleteWebhook(id: string): Promise<void>;
   saveDelivery(d: StoredDelivery): Promise<void>;

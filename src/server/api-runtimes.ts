@@ -34,6 +34,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     ...eventApiPorts(runtime),
     switch: runtime.switch,
     webhookStore: new SqlWebhookStore(runtime.db),
+    membership: runtime.membership,
     onReset: (hook) => runtime.onReset(hook),
   };
 }

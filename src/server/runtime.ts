@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
-import { InProcessBus } from '../bus/bus.js';
+import { type Bus, InProcessBus } from '../bus/bus.js';
+import { JetStreamBus } from '../cluster/jetstream-bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
 import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
+import type { EventStreamSource } from '../core/event-stream.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -30,7 +32,10 @@ export interface Runtime {
   db: Db;
   directory: Directory;
   clock: Clock;
-  bus: InProcessBus<PlatformEvent>;
+  /** In-process standalone; in a cluster the node's JetStream bus (docs/cluster.md, "Events"). */
+  bus: Bus<PlatformEvent>;
+  /** In a cluster: the cluster's event stream, whose sequences are the continuity cursors. */
+  eventStream?: EventStreamSource<PlatformEvent>;
   callRecords: CallRecordStore;
   switch: Switch;
   contactCenter: ContactCenter;
@@ -68,10 +73,21 @@ export function databaseTarget(config: Config): DatabaseTarget {
     : { kind: 'sqlite', file: config.db };
 }
 
+/**
+ * A cluster node's parts given from outside: tests and benchmarks that fix the ownership
+ * (a StaticMembership) instead of running the lease-based membership of `--nats`.
+ */
+export interface ClusterParts {
+  membership: Membership;
+  /** The node's event bus, started (`JetStreamBus.start`); the runtime closes it, not its connection. */
+  events: JetStreamBus;
+}
+
 export async function createRuntime(
   config: Config,
   log: Logger,
   target = databaseTarget(config),
+  parts?: ClusterParts,
 ): Promise<Runtime> {
   const db = await openDatabase(target);
   // The guard, or joining the cluster, comes before anything is written to the database.
@@ -88,7 +104,26 @@ export async function createRuntime(
     return d;
   });
   const clock = createClock(config.clock);
-  const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
+  // In a cluster every event goes through the tenant's JetStream subject (docs/cluster.md, "Events").
+  const events = parts
+    ? parts.events
+    : node.cluster
+      ? await JetStreamBus.start({
+          nc: node.cluster.nats,
+          clusterName: node.cluster.clusterName,
+          membership: node.membership,
+          retention: { perTenantEvents: config.eventRetention, resumeGraceMs: config.resumeGraceMs },
+          log,
+        }).catch(async (e: unknown) => {
+          await node.close().catch(() => {});
+          await db.close().catch(() => {});
+          throw e;
+        })
+      : undefined;
+  const bus: Bus<PlatformEvent> =
+    events ?? new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
+  const telemetry = new Telemetry();
+  events?.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
@@ -103,7 +138,6 @@ export async function createRuntime(
   });
   // The contact center's one inbound channel: every switch fact, on the tenant's queue.
   sw.setFactListener((fact) => contactCenter.hear(fact));
-  const telemetry = new Telemetry();
   node.bind({ directory, switch: sw, ids, telemetry });
 
   // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
@@ -135,11 +169,12 @@ export async function createRuntime(
     directory,
     clock,
     bus,
+    ...(events ? { eventStream: events } : {}),
     callRecords,
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: node.membership,
+    membership: parts?.membership ?? node.membership,
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
     ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
@@ -158,9 +193,10 @@ export async function createRuntime(
     },
     async close() {
       await security?.close();
-      await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
+      await events?.close();
+      await node.close();
       await db.close();
     },
   };

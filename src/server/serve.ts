@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
-import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
+import { type ClusterParts, createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
@@ -42,9 +42,11 @@ export async function startServer(
     /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
     target?: DatabaseTarget;
     extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
+    /** A cluster node's parts fixed from outside (tests, benchmarks); `--nats` builds its own. */
+    cluster?: ClusterParts;
   } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log, opts.target);
+  const runtime = await createRuntime(config, log, opts.target, opts.cluster);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance | undefined;
   let extension: ServerExtension = {};

@@ -97,14 +97,16 @@ export class SqlSessionStore implements SessionStorePort {
 
   async all(): Promise<StoredSession[]> {
     const rows = await this.db.kysely.selectFrom('resume_sessions').selectAll().execute();
-    return rows.map((r) => ({
-      id: r.id,
-      api: r.api,
-      identity: r.identity,
-      tenantId: r.tenant_id,
-      state: JSON.parse(r.state) as unknown,
-      detachedAt: r.detached_at === null ? null : Number(r.detached_at),
-    }));
+    return rows.map(sessionOf);
+  }
+
+  async get(id: string): Promise<StoredSession | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('resume_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && sessionOf(row);
   }
 
   async put(s: StoredSession): Promise<void> {
@@ -123,7 +125,28 @@ export class SqlSessionStore implements SessionStorePort {
       .execute();
   }
 
-  async remove(id: string): Promise<void> {
-    await this.db.kysely.deleteFrom('resume_sessions').where('id', '=', id).execute();
+  async remove(id: string, ifDetachedAt?: number | null): Promise<void> {
+    let q = this.db.kysely.deleteFrom('resume_sessions').where('id', '=', id);
+    if (ifDetachedAt === null) q = q.where('detached_at', 'is', null);
+    else if (ifDetachedAt !== undefined) q = q.where('detached_at', '=', ifDetachedAt);
+    await q.execute();
   }
+}
+
+function sessionOf(r: {
+  id: string;
+  api: StoredSession['api'];
+  identity: string;
+  tenant_id: number | null;
+  state: string;
+  detached_at: number | string | bigint | null;
+}): StoredSession {
+  return {
+    id: r.id,
+    api: r.api,
+    identity: r.identity,
+    tenantId: r.tenant_id,
+    state: JSON.parse(r.state) as unknown,
+    detachedAt: r.detached_at === null ? null : Number(r.detached_at),
+  };
 }

@@ -5,10 +5,18 @@ import type { Db } from './database.js';
 export class SqlWebhookStore implements WebhookStorePort {
   constructor(private readonly db: Db) {}
 
-  async loadAll(): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }> {
+  async loadAll(tenantId?: number): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }> {
     const k = this.db.kysely;
-    const webhooks = await k.selectFrom('webhooks').selectAll().execute();
-    const rows = await k.selectFrom('webhook_deliveries').selectAll().orderBy('position').execute();
+    let hooks = k.selectFrom('webhooks').selectAll();
+    let deliveries = k.selectFrom('webhook_deliveries').selectAll().orderBy('position');
+    if (tenantId !== undefined) {
+      hooks = hooks.where('tenant_id', '=', tenantId);
+      deliveries = deliveries.where('webhook_id', 'in', (q) =>
+        q.selectFrom('webhooks').select('id').where('tenant_id', '=', tenantId),
+      );
+    }
+    const webhooks = await hooks.execute();
+    const rows = await deliveries.execute();
     return {
       webhooks: webhooks.map((w) => ({ id: w.id, tenantId: w.tenant_id, owner: w.owner, state: w.state })),
       deliveries: rows.map((r) => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { CcEvent } from '../../contact-center/types.js';
-import type { LoggedEvent } from '../../core/event-stream.js';
+import type { LoggedEvent, StoredSession } from '../../core/event-stream.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
 import {
@@ -76,6 +76,30 @@ export const ccEventOf = (e: LoggedEvent): Pick<CcEvent, 'tenantId' | 'category'
 export const withSequence = (frameJson: string, seq: number) =>
   `${frameJson.slice(0, -1)},"sequence":${seq}}`;
 
+/** The tenants a principal's session follows: its own, or every tenant for a telco user. */
+function tenantsOf(directory: Directory, principal: Principal): number[] {
+  return principal.authority === 'telco' || principal.tenantId === undefined
+    ? directory.tenants().map((t) => t.tenantId)
+    : [principal.tenantId];
+}
+
+/**
+ * Where a resume goes on from, per tenant (by its contact-center uuid): the client's `after`,
+ * else where the session's tenant stood when it began.
+ */
+export function ccCursors(
+  directory: Directory,
+  principal: Principal,
+  after: Record<string, number>,
+  stored: Pick<StoredSession, 'state'> | undefined,
+): { tenantId: number; uuid: string; after: number }[] {
+  const start = (stored?.state as CcSessionState | undefined)?.start ?? {};
+  return tenantsOf(directory, principal).flatMap((tenantId) => {
+    const uuid = directory.tenant(tenantId)?.cc.uuid;
+    return uuid ? [{ tenantId, uuid, after: after[uuid] ?? start[tenantId] ?? 0 }] : [];
+  });
+}
+
 /**
  * Begins or resumes a session for a `connect` that carries `resume`. Synchronous from the claim to
  * the list of missed events, so the caller can send them and go live with no event in between.
@@ -88,7 +112,7 @@ export function openCcSession(
 ): CcResumeOutcome {
   const identity = identityOf(principal);
   const scope = principal.authority === 'telco' ? null : (principal.tenantId ?? null);
-  const tenants = scope === null ? directory.tenants().map((t) => t.tenantId) : [scope];
+  const tenants = tenantsOf(directory, principal);
   const uuidOf = (t: number) => directory.tenant(t)?.cc.uuid;
   let failure: ResumeFailure | undefined;
   if (resume !== true) {
@@ -98,10 +122,7 @@ export function openCcSession(
       const missed: LoggedEvent[] = [];
       const sequences: Record<string, number> = {};
       let complete = true;
-      for (const t of tenants) {
-        const uuid = uuidOf(t);
-        if (!uuid) continue;
-        const after = resume.after[uuid] ?? state.start[t] ?? 0;
+      for (const { tenantId: t, uuid, after } of ccCursors(directory, principal, resume.after, rec)) {
         const since = journal.since(t, after);
         if (!since) {
           complete = false;

@@ -11,6 +11,7 @@ import { type Continuity, identityOf } from '../continuity/index.js';
 import {
   type ConnectResume,
   ConnectResumeSchema,
+  ccCursors,
   ccEventOf,
   ccJournalRenderer,
   openCcSession,
@@ -149,11 +150,23 @@ export function eventSocket(
           socket.close(POLICY_VIOLATION, 'invalid resume');
           return;
         }
-        if (resume !== null && resume !== true) takeOver(resume.session, principal);
+        // In a cluster a resume is readied first (docs/cluster.md); `release` lets go of it.
+        let release = () => {};
+        if (resume !== null && resume !== true) {
+          takeOver(resume.session, principal);
+          const ready = continuity.prepareResume(resume.session.toLowerCase(), (stored) =>
+            ccCursors(directory, principal, resume.after, stored),
+          );
+          if (ready) {
+            release = await ready;
+            if (socket.readyState !== socket.OPEN) return release();
+          }
+        }
         const refusal = await limits.sockets.check(client);
         // Closed while the other nodes were asked: its close already ran, so it must take no slot.
-        if (socket.readyState !== socket.OPEN) return;
+        if (socket.readyState !== socket.OPEN) return release();
         if (refusal) {
+          release();
           send({ response: 'connect', success: false, reason: 'Too many connections' });
           socket.close(TRY_AGAIN_LATER, 'too many connections');
           return;
@@ -174,6 +187,7 @@ export function eventSocket(
         for (const e of opened.missed) {
           if (receives(session, ccEventOf(e))) socket.send(withSequence(e.body, e.seq));
         }
+        release();
         return;
       }
       if (msg.request === 'subscribe') {

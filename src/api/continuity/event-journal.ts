@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
-import type { EventLogPort, LoggedEvent, StreamHead } from '../../core/event-stream.js';
+import type { EventLogPort, EventStreamSource, LoggedEvent, StreamHead } from '../../core/event-stream.js';
 import type { PlatformEvent } from '../platform-events.js';
+import { sizeOf, Stream } from './journal-stream.js';
+import { StreamBackfill } from './stream-backfill.js';
 
 /** How an API renders the events it owns for the journal; null: not one of its events. */
 export type JournalRenderer = (e: PlatformEvent) => Omit<LoggedEvent, 'tenantId' | 'seq'> | null;
@@ -19,32 +21,17 @@ const FLUSH_MS = 20;
 /** Stored rows are pruned once this many have fallen out of memory. */
 const PRUNE_STEP = 500;
 
-class Stream {
-  entries: LoggedEvent[] = [];
-  head = 0;
-  bytes = 0;
-  /** A resume must start at or after `floor - 1` (below it the stream has a crash gap). */
-  crashFloor = 0;
-  prunedBelow = 0;
-  constructor(
-    readonly tenantId: number,
-    public next: number,
-    public reserved: number,
-  ) {}
-
-  firstRetained(): number {
-    return this.head < this.entries.length ? this.entries[this.head].seq : this.next;
-  }
-}
-
-const sizeOf = (e: LoggedEvent) => e.body.length + e.tags.reduce((n, t) => n + t.length + 3, 16);
-
 /**
  * Each tenant's events in order, each with its sequence (increasing, never reused), retained in
  * memory within bounds and written through the port in batches. Only tenants someone follows (a
  * resumable session, live or within its grace) are journaled: for the others an event costs one
  * map lookup, so sockets that did not ask for resume pay nothing measurable. Subscribed to the bus
  * before the fan-outs, which ask `sequenceOf` for the event they are delivering.
+ *
+ * In a cluster (`overStream`) the sequences are the cluster event stream's, handed in with each
+ * event by the bus, the same on every node; nothing is stored here (the stream is durable), and
+ * what this node did not keep of a tenant (its sessions lived elsewhere, or it started later) is
+ * read back from the stream before a resume (`ready`, stream-backfill.ts).
  */
 export class EventJournal {
   private readonly streams = new Map<number, Stream>();
@@ -58,12 +45,36 @@ export class EventJournal {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Cluster: the stream's sequence this journal began to see events after. */
+  private base = 0;
+  private backfill: StreamBackfill | undefined;
 
   private constructor(
-    private readonly port: EventLogPort,
+    private readonly port: EventLogPort | undefined,
     private readonly options: JournalOptions,
     private readonly log: Logger,
+    private readonly source?: EventStreamSource<PlatformEvent>,
   ) {}
+
+  /**
+   * A cluster node's journal over the cluster's event stream (docs/cluster.md, "Events"); it must
+   * be subscribed to the node's bus at once, so it sees every event after `source.position()`.
+   */
+  static overStream(
+    source: EventStreamSource<PlatformEvent>,
+    options: JournalOptions,
+    log: Logger,
+  ): EventJournal {
+    const journal = new EventJournal(undefined, options, log, source);
+    journal.base = source.position();
+    journal.backfill = new StreamBackfill(source, (e) => journal.render(e), log);
+    return journal;
+  }
+
+  /** Whether sequences are the cluster stream's (a resume may need `ready` first). */
+  get clustered(): boolean {
+    return this.source !== undefined;
+  }
 
   static async open(port: EventLogPort, options: JournalOptions, log: Logger): Promise<EventJournal> {
     const journal = new EventJournal(port, options, log);
@@ -100,10 +111,11 @@ export class EventJournal {
     }
   }
 
-  /** The bus handler. */
-  readonly onEvent = (e: PlatformEvent): void => {
+  /** The bus handler (`seq`: the event's stream sequence, in a cluster). */
+  readonly onEvent = (e: PlatformEvent, seq?: number): void => {
     this.current = undefined;
     if (this.closed || !('tenantId' in e)) return;
+    if (this.source) return this.onStreamEvent(e, seq);
     const t = e.tenantId;
     if (this.followAll === 0 && !this.followers.has(t)) return;
     for (const render of this.renderers) {
@@ -129,8 +141,12 @@ export class EventJournal {
     return this.current === e ? this.currentSeq : undefined;
   }
 
-  /** The sequence of the tenant's last event (0 before its first). */
+  /**
+   * The sequence of the tenant's last event (0 before its first). In a cluster: where this node
+   * stands in the stream, which no later event of any tenant can be at or below.
+   */
   last(tenantId: number): number {
+    if (this.source) return this.source.position();
     return (this.streams.get(tenantId)?.next ?? 1) - 1;
   }
 
@@ -140,10 +156,11 @@ export class EventJournal {
    */
   since(tenantId: number, after: number): readonly LoggedEvent[] | undefined {
     const s = this.streams.get(tenantId);
-    const next = s?.next ?? 1;
-    if (!Number.isSafeInteger(after) || after < 0 || after > next - 1) return undefined;
+    if (!Number.isSafeInteger(after) || after < 0 || after > this.last(tenantId)) return undefined;
+    if (this.source) {
+      if (after < (s?.complete ?? this.base)) return undefined;
+    } else if (s && after < Math.max(s.firstRetained(), s.crashFloor) - 1) return undefined;
     if (!s) return [];
-    if (after < Math.max(s.firstRetained(), s.crashFloor) - 1) return undefined;
     let lo = s.head;
     let hi = s.entries.length;
     while (lo < hi) {
@@ -152,6 +169,33 @@ export class EventJournal {
       else hi = mid;
     }
     return s.entries.slice(lo);
+  }
+
+  /**
+   * Cluster: makes `since(t, after)` answer for each cursor (unless the stream no longer holds the
+   * events): waits until this node has seen everything published so far, then reads back from the
+   * stream what it did not keep. The tenants stay followed until the returned release is called.
+   */
+  async ready(cursors: readonly { tenantId: number; after: number }[]): Promise<() => void> {
+    for (const c of cursors) this.follow(c.tenantId);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      for (const c of cursors) this.unfollow(c.tenantId);
+    };
+    if (!this.source || !this.backfill) return release;
+    try {
+      if (!(await this.source.caughtUp())) this.log.warn({}, 'resume: this node lags the event stream');
+      for (const { tenantId, after } of cursors) {
+        const s = this.stream(tenantId);
+        if (Number.isSafeInteger(after) && after >= 0 && after < s.complete)
+          await this.backfill.fill(s, after, (st) => this.trim(st));
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'resume: reading the event stream back failed');
+    }
+    return release;
   }
 
   /** Writes what is pending; resolves once it is stored. */
@@ -166,9 +210,10 @@ export class EventJournal {
     }));
     this.pending = [];
     this.moved.clear();
-    if (events.length === 0 && heads.length === 0) return this.writing;
+    const port = this.port;
+    if (!port || (events.length === 0 && heads.length === 0)) return this.writing;
     this.writing = this.writing
-      .then(() => this.port.append(events, heads))
+      .then(() => port.append(events, heads))
       .then(() => this.prune())
       .catch((err) => this.log.error({ err }, 'event journal write failed'));
     return this.writing;
@@ -179,18 +224,45 @@ export class EventJournal {
     if (this.closed) return this.writing;
     this.closed = true;
     await this.flush();
+    if (!this.port) return;
+    const port = this.port;
     const heads = [...this.streams.values()].map((s) => ({
       tenantId: s.tenantId,
       nextSeq: s.next,
       clean: true,
     }));
-    await this.port.closeClean(heads).catch((err) => this.log.error({ err }, 'event journal close failed'));
+    await port.closeClean(heads).catch((err) => this.log.error({ err }, 'event journal close failed'));
+  }
+
+  /** Cluster: every tenant's event moves its stream; a followed tenant's is kept. */
+  private onStreamEvent(e: PlatformEvent, seq: number | undefined): void {
+    if (seq === undefined) return;
+    const s = this.stream(e.tenantId);
+    s.next = seq + 1;
+    this.current = e;
+    this.currentSeq = seq;
+    if (this.followAll === 0 && !this.followers.has(e.tenantId)) {
+      s.complete = seq;
+      return;
+    }
+    const r = this.render(e);
+    if (r) this.retain(s, { tenantId: e.tenantId, seq, ...r });
+  }
+
+  /** What the first renderer that knows the event makes of it. */
+  private render(e: PlatformEvent): Omit<LoggedEvent, 'tenantId' | 'seq'> | null {
+    for (const render of this.renderers) {
+      const r = render(e);
+      if (r) return r;
+    }
+    return null;
   }
 
   private stream(tenantId: number): Stream {
     let s = this.streams.get(tenantId);
     if (!s) {
       s = new Stream(tenantId, 1, 1);
+      s.complete = this.base;
       this.streams.set(tenantId, s);
     }
     return s;
@@ -199,12 +271,19 @@ export class EventJournal {
   private retain(s: Stream, e: LoggedEvent): void {
     s.entries.push(e);
     s.bytes += sizeOf(e);
+    this.trim(s);
+  }
+
+  /** Evicts the oldest events beyond the retention bounds. */
+  private trim(s: Stream): void {
     const { retentionEvents, retentionBytes } = this.options;
     while (
       s.entries.length - s.head > 1 &&
       (s.entries.length - s.head > retentionEvents || s.bytes > retentionBytes)
     ) {
-      s.bytes -= sizeOf(s.entries[s.head++]);
+      const evicted = s.entries[s.head++];
+      s.bytes -= sizeOf(evicted);
+      s.complete = Math.max(s.complete, evicted.seq);
     }
     if (s.head > 1024 && s.head * 2 > s.entries.length) {
       s.entries = s.entries.slice(s.head);
@@ -219,6 +298,7 @@ export class EventJournal {
   }
 
   private async prune(): Promise<void> {
+    if (!this.port) return;
     for (const s of this.streams.values()) {
       const first = s.firstRetained();
       if (first - s.prunedBelow < PRUNE_STEP) continue;

@@ -17,6 +17,11 @@ export type ResumeFailure = 'expired' | 'retention';
  * detached it can be claimed back by the same principal. Every change is written through, so a
  * session survives a restart of the node (its grace counts again from the restart at most).
  * Grace periods run on the server's clock (the virtual clock advances them too).
+ *
+ * In a cluster (`shared`) the store is every node's: a node holds only the sessions of its own
+ * sockets, and a resume reads the session it names from the store first (`fetch`), since its
+ * socket may have been another node's (a failover, a load balancer). Removals are conditional,
+ * so a node whose copy went stale never deletes a session another node has taken over.
  */
 export class ResumeSessions {
   private readonly held = new Map<string, Held>();
@@ -30,12 +35,21 @@ export class ResumeSessions {
     private readonly clock: Clock,
     private readonly graceMs: number,
     private readonly log: Logger,
+    private readonly shared = false,
   ) {}
 
-  /** Restores the stored sessions as detached ones (those past their grace are forgotten). */
+  /**
+   * Restores the stored sessions as detached ones (those past their grace are forgotten). In a
+   * cluster: only forgets those past their grace; the others are fetched when resumed.
+   */
   async load(): Promise<void> {
     const now = this.clock.now();
     for (const rec of await this.store.all()) {
+      if (this.shared) {
+        if (rec.detachedAt !== null && rec.detachedAt + this.graceMs <= now)
+          await this.store.remove(rec.id, rec.detachedAt);
+        continue;
+      }
       const since = rec.detachedAt ?? now;
       const left = Math.min(this.graceMs, since + this.graceMs - now);
       if (left <= 0) {
@@ -47,6 +61,43 @@ export class ResumeSessions {
       this.journal.follow(rec.tenantId);
       h.expiry = this.clock.setTimer(left, () => this.end(rec.id));
     }
+  }
+
+  /**
+   * Cluster: brings this node's copy of a session in line with the store before a resume claims
+   * it (after this node's own pending writes). A session stored as attached, to a socket of
+   * another node, counts as detached from now: its client is reconnecting. Standalone: no-op.
+   */
+  async fetch(id: string): Promise<StoredSession | undefined> {
+    if (!this.shared) return this.held.get(id)?.rec;
+    await this.writes;
+    const rec = await this.store.get(id).catch((err: unknown) => {
+      this.log.warn({ err, session: id }, 'resume session read failed');
+      return undefined;
+    });
+    const h = this.held.get(id);
+    if (h?.rec.detachedAt === null) return h.rec;
+    if (!rec) {
+      if (h) this.forget(id, h);
+      return undefined;
+    }
+    const now = this.clock.now();
+    const detachedAt = rec.detachedAt ?? now;
+    const left = Math.min(this.graceMs, detachedAt + this.graceMs - now);
+    if (left <= 0) {
+      if (h) this.forget(id, h);
+      return undefined;
+    }
+    if (h) {
+      this.clock.clearTimer(h.expiry);
+      h.rec = { ...rec, detachedAt };
+    } else {
+      this.held.set(id, { rec: { ...rec, detachedAt } });
+      this.journal.follow(rec.tenantId);
+    }
+    const held = this.held.get(id)!;
+    held.expiry = this.clock.setTimer(left, () => this.end(id));
+    return held.rec;
   }
 
   /** A new session, attached to its socket. */
@@ -96,13 +147,19 @@ export class ResumeSessions {
   end(id: string): void {
     const h = this.held.get(id);
     if (!h) return;
+    this.forget(id, h);
+    if (this.closed) return;
+    const ifDetachedAt = this.shared ? h.rec.detachedAt : undefined;
+    this.writes = this.writes
+      .then(() => this.store.remove(id, ifDetachedAt))
+      .catch((err) => this.log.warn({ err, session: id }, 'resume session removal failed'));
+  }
+
+  /** Drops this node's copy only. */
+  private forget(id: string, h: Held): void {
     this.held.delete(id);
     this.clock.clearTimer(h.expiry);
     this.journal.unfollow(h.rec.tenantId);
-    if (this.closed) return;
-    this.writes = this.writes
-      .then(() => this.store.remove(id))
-      .catch((err) => this.log.warn({ err, session: id }, 'resume session removal failed'));
   }
 
   /** Ends every detached session (their timers died with a clock reset). */

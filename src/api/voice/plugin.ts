@@ -52,6 +52,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
     runtime.clock,
     webhookSettings(runtime.config),
     app.log,
+    runtime.membership,
   );
   await webhooks.load();
   // The demo world has no webhooks (and the reset clock drops their retry timers).

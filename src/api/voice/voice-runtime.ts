@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import type { Membership } from '../../core/cluster.js';
 import type { WebhookStorePort } from '../../core/webhooks.js';
 import type { Telemetry } from '../../core/telemetry.js';
 import type { Directory } from '../../directory/directory.js';
@@ -41,6 +42,8 @@ export interface VoiceRuntime {
   onReset(hook: () => void | Promise<void>): void;
   /** Where webhooks and their delivery queues are kept (docs/events.md). */
   webhookStore: WebhookStorePort;
+  /** Which tenants this node runs: in a cluster only their owner delivers their webhooks. */
+  membership: Membership;
   /** The operator's counters and gauges (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */

@@ -127,6 +127,8 @@ describe('layering of src', () => {
       { from: 'api/voice/plugin.ts', to: 'api/voice/hal/resource.js' },
       { from: 'api/sim/sim-route.ts', to: 'api/route-core/route-core.js' },
       { from: 'server/app.ts', to: 'api/voice/plugin.js' },
+      { from: 'cluster/jetstream-bus.ts', to: 'api/platform-events.js' },
+      { from: 'server/runtime.ts', to: 'cluster/jetstream-bus.js' },
     ]);
     assert.equal(found.length, 7, found.join('\n'));
     assert.match(found[0]!, /api may not import server/);

@@ -9,18 +9,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { isDomainError } from '../../../src/core/errors.js';
 import { CALL_REQUESTS, type CallEvent, type PresenceEvent } from '../../../src/switch/types.js';
+import { prng } from '../../helpers/prng.js';
 import { type Harness, harness, PHONE } from './harness.js';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const USERS: [number, string][] = [
   [1001, '100'],

@@ -13,6 +13,9 @@ import type { Continuity } from '../../continuity/index.js';
 import { parseResumeQuery, ResumeQuerySchema, resumeSocket } from './voice-resume.js';
 import type { VoiceSockets } from './voice-sockets.js';
 
+/** How long a readied resume waits for its upgrade at most. */
+const READIED_MS = 30_000;
+
 /**
  * `/api/ws`: Basic auth on the upgrade (the scope's auth hook answers 401 without upgrading),
  * then `{"webSocketId": "<uuid>"}`, then an echo of whatever the client sends. Idle sockets close
@@ -26,6 +29,8 @@ export function registerEventSocket(
 ): void {
   const { limits } = runtime;
   documentEventSocket(runtime);
+  // In a cluster a resume is readied before the upgrade; what that holds is let go once resumed.
+  const readied = new WeakMap<object, () => void>();
   socketRoute(app, {
     url: '/ws',
     preHandler: async (req, reply) => {
@@ -54,6 +59,15 @@ export function registerEventSocket(
           problem(429, 'CONNECTION_LIMIT_PER_CLIENT', 'This client already holds its maximum of WebSockets.'),
         );
       }
+      const tenantId = principalOf(req).tenantId;
+      if (resume.kind === 'resume' && tenantId !== undefined) {
+        const ready = continuity.prepareResume(resume.id, () => [{ tenantId, after: resume.after }]);
+        if (ready) {
+          const release = await ready;
+          readied.set(req.raw, release);
+          setTimeout(release, READIED_MS).unref?.();
+        }
+      }
     },
     // A plain GET (no upgrade) is told how to use the address, and holds no socket slot.
     handler: (_req, reply) =>
@@ -77,6 +91,7 @@ export function registerEventSocket(
         ws.send(JSON.stringify({ webSocketId: id }));
       } else {
         socketId = resumeSocket(sockets, continuity, { id, owner, ws, slot }, resume);
+        readied.get(req.raw)?.();
       }
       ws.on('message', (data, isBinary) => {
         slot.touch();

@@ -1,9 +1,11 @@
 import type { Clock } from '../../../core/clock.js';
+import type { Membership } from '../../../core/cluster.js';
 import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
 import type { EventJournal } from '../../continuity/index.js';
 import { identityOf } from '../../continuity/index.js';
+import { framerOf } from '../events/frames.js';
 import type { AccountKind, SubscriptionIndex, SubscriptionSet } from '../events/subscriptions.js';
 import { DeliveryQueue, type RetryPolicy } from './delivery-queue.js';
 import { postOnce, type SendResult } from './sender.js';
@@ -61,11 +63,20 @@ export interface Webhook {
  * The webhooks of the server. Each is one more subscription set in the voice fan-out's index, so
  * an event reaches a webhook as it reaches a socket, and no webhook costs nothing. Its tenant is
  * followed by the journal, so every delivery carries the event's sequence.
+ *
+ * In a cluster every node sees every event, but a tenant's webhooks live only on its owner, so
+ * each event is queued, and delivered, once (docs/cluster.md, "Events"). A node that gains a
+ * tenant takes up its webhooks and their stored queues, and queues the events the previous owner
+ * had not (those after the last sequence stored, read back from the stream); a node that loses
+ * one stops its queues and forgets them, deleting nothing.
  */
 export class WebhookRegistry {
   private readonly byId = new Map<string, Webhook>();
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Cluster: tenants taken up and let go one after another. */
+  private owning: Promise<void> = Promise.resolve();
+  private unwatch = () => {};
 
   constructor(
     private readonly store: WebhookStorePort,
@@ -74,22 +85,94 @@ export class WebhookRegistry {
     private readonly clock: Clock,
     readonly settings: WebhookSettings,
     private readonly log: { error(obj: object, msg: string): void },
+    private readonly membership: Pick<Membership, 'clustered' | 'owns' | 'onChange'>,
   ) {}
 
-  /** Builds the stored webhooks again, with their pending deliveries queued in order. */
+  /**
+   * Builds the stored webhooks again, with their pending deliveries queued in order. In a cluster:
+   * those of the tenants this node owns, and from then on of each tenant it gains.
+   */
   async load(): Promise<void> {
-    const { webhooks, deliveries } = await this.store.loadAll();
-    for (const w of webhooks) {
-      this.add(w.id, w.tenantId, JSON.parse(w.owner) as Principal, JSON.parse(w.state) as WebhookState);
+    if (!this.membership.clustered) {
+      this.restore(await this.store.loadAll());
+      return;
     }
-    for (const d of deliveries) {
+    this.unwatch = this.membership.onChange((c) => {
+      this.owning = this.owning.then(() => (c.owned ? this.takeUp(c.tenantId) : this.letGo(c.tenantId)));
+      return this.owning;
+    });
+    const { webhooks } = await this.store.loadAll();
+    for (const t of new Set(webhooks.map((w) => w.tenantId))) {
+      if (this.membership.owns(t)) this.owning = this.owning.then(() => this.takeUp(t));
+    }
+    await this.owning;
+  }
+
+  /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
+  private restore(stored: Awaited<ReturnType<WebhookStorePort['loadAll']>>): Webhook[] {
+    const added: Webhook[] = [];
+    for (const w of stored.webhooks) {
+      if (this.byId.has(w.id)) continue;
+      added.push(
+        this.add(w.id, w.tenantId, JSON.parse(w.owner) as Principal, JSON.parse(w.state) as WebhookState),
+      );
+    }
+    for (const d of stored.deliveries) {
       const hook = this.byId.get(d.webhookId);
-      if (!hook) continue;
+      if (!hook || !added.includes(hook)) continue;
       if (d.status === 'pending') hook.queue.push(d);
       else {
         hook.queue.finished.push(d);
         hook.queue.nextPosition = Math.max(hook.queue.nextPosition, d.position + 1);
       }
+    }
+    return added;
+  }
+
+  /**
+   * Cluster: this node now owns the tenant. Its webhooks come back with their queues, and each
+   * webhook is given the events after the last one it has a delivery of (the previous owner may
+   * not have queued them all), read back from the stream where this node lacks them; then the
+   * live events, with nothing in between.
+   */
+  private async takeUp(tenantId: number): Promise<void> {
+    if (this.closed) return;
+    const stored = await this.store.loadAll(tenantId);
+    const lastSeq = new Map<string, number>();
+    for (const d of stored.deliveries) {
+      const seq = (JSON.parse(d.body) as { sequence?: unknown }).sequence;
+      if (typeof seq === 'number') lastSeq.set(d.webhookId, Math.max(lastSeq.get(d.webhookId) ?? 0, seq));
+    }
+    const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
+    const release = await this.journal.ready(cursors);
+    try {
+      if (this.closed || !this.membership.owns(tenantId)) return;
+      for (const hook of this.restore(stored)) {
+        const after = lastSeq.get(hook.id);
+        const missed = after === undefined ? undefined : this.journal.since(tenantId, after);
+        if (after !== undefined && !missed)
+          this.log.error(
+            { webhook: hook.id, after },
+            'webhook takeover: events after its last delivery are gone',
+          );
+        for (const e of missed ?? []) {
+          if (e.channel === 'voice' && this.index.hears(hook.set, e.tags))
+            hook.set.deliver(framerOf(e.body)(hook.id, e.seq));
+        }
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Cluster: another node owns the tenant now; its webhooks stop here (nothing is deleted). */
+  private letGo(tenantId: number): void {
+    for (const hook of [...this.byId.values()]) {
+      if (hook.tenantId !== tenantId) continue;
+      this.byId.delete(hook.id);
+      this.index.remove(hook.set);
+      this.journal.unfollow(tenantId);
+      hook.queue.stop();
     }
   }
 
@@ -156,6 +239,7 @@ export class WebhookRegistry {
   /** Stops sending and waits for what is being stored. */
   async close(): Promise<void> {
     this.closed = true;
+    this.unwatch();
     for (const w of this.byId.values()) w.queue.stop();
     await this.writing;
   }
@@ -196,6 +280,8 @@ export class WebhookRegistry {
 
   /** A frame the fan-out gave the webhook's set, without its set id: the delivery's body. */
   private enqueue(hook: Webhook, rest: string): void {
+    // Only the owner queues (a webhook made on another node, not forwarded, waits for its owner).
+    if (!this.membership.owns(hook.tenantId)) return;
     const id = uuid();
     const d: StoredDelivery = {
       id,

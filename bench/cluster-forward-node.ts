@@ -2,7 +2,7 @@
 // nodes (src/server/cluster-forward.ts) on a shared PostgreSQL schema and the NATS server, the
 // tenants' owners fixed from the command line (a stand-in for the lease-based membership: the
 // benchmark measures forwarding, not placement). Prints `listening <port>` when it serves.
-//   node --import tsx bench/cluster-node.ts <node> <owners: 1001=a,1002=b> <cluster size> <schema> <prefix>
+//   node --import tsx bench/cluster-forward-node.ts <node> <owners: 1001=a,1002=b> <cluster size> <schema> <prefix>
 import { connect } from '@nats-io/transport-node';
 import pino from 'pino';
 import { composeForwarding } from '../src/server/cluster-forward.js';

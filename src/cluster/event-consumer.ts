@@ -1,0 +1,124 @@
+/**
+ * Every node's side of the cluster's event stream: one ordered push consumer on every tenant's
+ * subject (`<prefix>.ev.>`, one filter: JetStream 2.9), from a given sequence on, handing each
+ * event with its stream sequence to the node's subscribers in stream order, one at a time. The
+ * client library recreates an ordered consumer that missed a message or lost its connection,
+ * from the last sequence it delivered; should the consumer stop for good, it is started again
+ * after the last sequence handed on. `position` is that sequence, and `reached` lets a caller
+ * wait until the node has been handed everything up to a given one.
+ */
+import type { ConsumerMessages, JetStreamClient } from '@nats-io/jetstream';
+import type { PlatformEvent } from '../api/platform-events.js';
+import { decodeEvent } from './event-codec.js';
+
+export type SequencedHandler = (event: PlatformEvent, seq: number) => void;
+
+export interface ConsumerStats {
+  /** Events handed to the subscribers. */
+  consumed: number;
+  /** Messages that were not an event (skipped). */
+  undecodable: number;
+  /** Times the consumer had to be started again. */
+  restarts: number;
+}
+
+interface Waiter {
+  seq: number;
+  done: (reached: boolean) => void;
+}
+
+export class EventConsumer {
+  readonly stats: ConsumerStats = { consumed: 0, undecodable: 0, restarts: 0 };
+  private messages: ConsumerMessages | undefined;
+  private waiters: Waiter[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly stream: string,
+    private readonly subject: string,
+    /** The last sequence already handled: consuming starts after it. */
+    private last: number,
+    private readonly deliver: SequencedHandler,
+    private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  ) {}
+
+  /** The sequence of the last event handed on (or the one consuming started after). */
+  get position(): number {
+    return this.last;
+  }
+
+  async start(): Promise<void> {
+    const consumer = await this.js.consumers.getPushConsumer(this.stream, {
+      filter_subjects: this.subject,
+      opt_start_seq: this.last + 1,
+    });
+    const messages = await consumer.consume({
+      callback: (m) => {
+        // After a restart the consumer may offer again what was handed on already.
+        if (m.seq <= this.last) return;
+        let event: PlatformEvent | undefined;
+        try {
+          event = decodeEvent(m.data);
+        } catch (err) {
+          this.stats.undecodable++;
+          this.log.error({ err, seq: m.seq, subject: m.subject }, 'undecodable event in the stream');
+        }
+        this.last = m.seq;
+        if (event) {
+          this.stats.consumed++;
+          this.deliver(event, m.seq);
+        }
+        if (this.waiters.length > 0) this.wake();
+      },
+    });
+    this.messages = messages;
+    void messages.closed().then((err) => {
+      if (this.closed) return;
+      this.stats.restarts++;
+      this.log.warn({ err, after: this.last }, 'event consumer stopped; starting it again');
+      setTimeout(() => void this.restart(), 250).unref?.();
+    });
+  }
+
+  /** Resolves true once every event up to `seq` was handed on; false after `timeoutMs`. */
+  reached(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.last >= seq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w: Waiter = { seq, done: resolve };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        resolve(false);
+      }, timeoutMs);
+      timer.unref?.();
+      w.done = (ok) => {
+        clearTimeout(timer);
+        resolve(ok);
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w.done(false);
+    await this.messages?.close();
+  }
+
+  private wake(): void {
+    const ready = this.waiters.filter((w) => w.seq <= this.last);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.seq > this.last);
+    for (const w of ready) w.done(true);
+  }
+
+  private async restart(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.start();
+    } catch (err) {
+      this.log.error({ err }, 'event consumer could not start again; retrying');
+      setTimeout(() => void this.restart(), 1_000).unref?.();
+    }
+  }
+}

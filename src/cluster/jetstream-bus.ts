@@ -1,0 +1,151 @@
+/**
+ * The event bus of a cluster node (docs/cluster.md, "Events"). The tenant's owner publishes each
+ * event its switch and contact center raise to the tenant's subject of the cluster's event stream;
+ * every node, the owner included, consumes every tenant's subject with one ordered consumer and
+ * hands each event, with its stream sequence, to its own subscribers (the socket fan-outs and the
+ * continuity journal) in stream order. So a socket on any node sees the frames a socket on the
+ * owner sees, in the same order, and the stream sequence is the resume cursor on every node.
+ *
+ * It also is the journal's `EventStreamSource`: where this node stands in the stream, a barrier
+ * that waits until the node has been handed everything published so far, and reading a tenant's
+ * events back.
+ */
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import type { Bus, Handler } from '../bus/bus.js';
+import type { Membership } from '../core/cluster.js';
+import type { EventStreamSource } from '../core/event-stream.js';
+import type { Telemetry } from '../core/telemetry.js';
+import type { PlatformEvent } from '../api/platform-events.js';
+import { encodeEvent } from './event-codec.js';
+import { EventConsumer } from './event-consumer.js';
+import { EventPublisher } from './event-publisher.js';
+import { EventReader } from './event-reader.js';
+import {
+  type EventRetention,
+  type EventStreamNames,
+  ensureEventStream,
+  eventStreamNames,
+} from './event-stream.js';
+
+export interface JetStreamBusOptions {
+  /** The node's one NATS connection (JetStream enabled on the server). */
+  nc: NatsConnection;
+  /** `--cluster-name`: names the stream and the subjects. */
+  clusterName: string;
+  membership: Membership;
+  /** From `--event-retention` and `--resume-grace-ms`. */
+  retention: EventRetention;
+  log: Logger;
+  /** How long the resume barrier waits for this node to catch up with the stream. */
+  catchUpTimeoutMs?: number;
+}
+
+export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<PlatformEvent> {
+  /** Events this node was asked to publish for a tenant it does not own (dropped). */
+  notOwned = 0;
+  private handlers: Handler<PlatformEvent>[] = [];
+  private readonly publisher: EventPublisher;
+  private readonly reader: EventReader;
+  private consumer!: EventConsumer;
+
+  private constructor(
+    private readonly options: JetStreamBusOptions,
+    readonly names: EventStreamNames,
+    private readonly jsm: JetStreamManager,
+  ) {
+    const js = jetstream(options.nc);
+    this.publisher = new EventPublisher(js, {
+      msgIdPrefix: `${options.membership.nodeId}:${randomUUID()}:`,
+      log: options.log,
+    });
+    this.reader = new EventReader(js, jsm, names, options.retention.perTenantEvents);
+  }
+
+  /** Makes sure the stream exists, then consumes every event published from now on. */
+  static async start(options: JetStreamBusOptions): Promise<JetStreamBus> {
+    const names = eventStreamNames(options.clusterName);
+    const jsm = await jetstreamManager(options.nc);
+    await ensureEventStream(jsm, names, options.retention);
+    const bus = new JetStreamBus(options, names, jsm);
+    const head = (await jsm.streams.info(names.stream)).state.last_seq;
+    bus.consumer = new EventConsumer(
+      jetstream(options.nc),
+      names.stream,
+      names.all,
+      head,
+      (e, seq) => bus.deliver(e, seq),
+      options.log,
+    );
+    await bus.consumer.start();
+    return bus;
+  }
+
+  /** Publishes an event of a tenant this node owns; any other is dropped (the owner raises it). */
+  publish(event: PlatformEvent): void {
+    if (!this.options.membership.owns(event.tenantId)) {
+      this.notOwned++;
+      this.options.log.warn(
+        { tenantId: event.tenantId, type: event.type },
+        'event of a tenant this node does not own: not published',
+      );
+      return;
+    }
+    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event));
+  }
+
+  subscribe(handler: Handler<PlatformEvent>): () => void {
+    this.handlers = [...this.handlers, handler];
+    return () => {
+      this.handlers = this.handlers.filter((h) => h !== handler);
+    };
+  }
+
+  position(): number {
+    return this.consumer.position;
+  }
+
+  async caughtUp(): Promise<boolean> {
+    const head = (await this.jsm.streams.info(this.names.stream)).state.last_seq;
+    return this.consumer.reached(head, this.options.catchUpTimeoutMs ?? 2_000);
+  }
+
+  read(tenantId: number, after: number, upTo: number) {
+    return this.reader.read(tenantId, after, upTo);
+  }
+
+  /** The bus's counters, as gauges of `GET /metrics` (docs/operations.md). */
+  offerMetrics(telemetry: Telemetry): void {
+    const p = this.publisher.stats;
+    const c = this.consumer.stats;
+    const gauge = (name: string, help: string, read: () => number) =>
+      telemetry.offerGauge(`cluster_events_${name}`, { help, read });
+    gauge('published', 'Events this node published to the cluster event stream.', () => p.published);
+    gauge('publish_failures', 'Event publishes not acknowledged (each retried in order).', () => p.failures);
+    gauge('reordered', 'Events stored after a later one because their publish failed.', () => p.reordered);
+    gauge('lost', 'Events given up after the publish retry window.', () => p.lost);
+    gauge('not_owned', 'Events of tenants this node does not own, not published.', () => this.notOwned);
+    gauge('consumed', 'Events this node consumed from the cluster event stream.', () => c.consumed);
+    gauge('consumer_restarts', 'Times the event consumer was started again.', () => c.restarts);
+    gauge('position', 'Stream sequence of the last event this node consumed.', () => this.consumer.position);
+  }
+
+  /** Waits for the publishes in flight (bounded), then stops consuming. The connection stays open. */
+  async close(): Promise<void> {
+    await Promise.race([this.publisher.idle(), new Promise((r) => setTimeout(r, 5_000).unref?.())]);
+    this.publisher.close();
+    await this.consumer.close();
+  }
+
+  private deliver(event: PlatformEvent, seq: number): void {
+    for (const h of this.handlers) {
+      try {
+        h(event, seq);
+      } catch (err) {
+        this.options.log.error({ err, seq }, 'event subscriber failed');
+      }
+    }
+  }
+}

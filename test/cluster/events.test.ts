@@ -1,0 +1,283 @@
+/**
+ * Events across the nodes of a cluster (docs/cluster.md, "Events"): two in-process nodes on one
+ * PostgreSQL schema and the real NATS JetStream, tenant 1001 owned by node A. What A's switch
+ * and contact center raise reaches B's sockets as the same frames in the same order; a socket
+ * resumes on B from a cursor it got on A; a webhook is delivered once, by the owner, and its
+ * queue goes on with the next owner after a takeover.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { DEMO } from '../../src/directory/demo-ids.js';
+import type { PresenceEvent } from '../../src/switch/types.js';
+import { CcClient } from '../api/ccs/cc-client.js';
+import { startReceiver, until } from '../api/voice/webhooks/receiver.js';
+import { BOB, CAROL, getJson } from '../api/voice/voice-helpers.js';
+import {
+  assignEverywhere,
+  cleanUp,
+  clusterUnavailable,
+  freshPgTarget,
+  startNode,
+  testBus,
+  type TestNode,
+  uniqueClusterName,
+} from '../helpers/cluster-events.js';
+import { drop, openVoice, type RecordingSocket, record, sequences } from '../helpers/resume.js';
+import { StaticMembership } from '../helpers/static-membership.js';
+
+const why = await clusterUnavailable();
+const LOCAL = { webhooksAllowHttp: true, webhooksAllowPrivate: true, webhookTimeoutMs: 500 };
+const AGENT = DEMO.extensionUuid(1001, '103');
+
+/** A voice socket of CAROL with one set on her calls and presence; `query` e.g. `?resume`. */
+async function carolSocket(node: TestNode, query = '') {
+  const sock = await openVoice(node, CAROL, query);
+  const [first] = await sock.waitFor(1);
+  const set = await getJson(node, `/api/v1/subscriptions/ws/${first!.webSocketId}/subscriptionsets`, CAROL, {
+    method: 'POST',
+  });
+  assert.equal(set.status, 200);
+  for (const link of ['v1:presenceEventSubscriptions', 'v1:callEventSubscriptions']) {
+    const put = await getJson(node, set.body._links[link].href, CAROL, {
+      method: 'PUT',
+      json: { eventAccounts: ['102@1001'] },
+    });
+    assert.equal(put.status, 200);
+  }
+  return { sock, first: first!, setId: set.body.subscriptionSetId as string };
+}
+
+/** A contact-center socket of the tenant admin, connected (`resume` as the connect carries it). */
+async function ccSocket(node: TestNode, resume?: unknown) {
+  const client = await CcClient.login(node, '100@1001');
+  const ws = new WebSocket(`${node.wsUrl}/6/v2/sock`);
+  const sock = record(ws);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  ws.send(
+    JSON.stringify({ request: 'connect', token: client.token, ...(resume === undefined ? {} : { resume }) }),
+  );
+  const [answer] = await sock.waitFor(1);
+  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Event frames only (not the first frame, nor request answers). */
+const eventFrames = (sock: RecordingSocket) =>
+  sock.raw.filter((r) => /^\{"(subscriptionSetId|event)"/.test(r));
+
+/** Waits until the socket has `n` event frames, then a little longer to see that no more come. */
+async function settled(sock: RecordingSocket, n: number) {
+  await until(() => eventFrames(sock).length >= n, `${n} event frames`, 10_000);
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+describe('cluster events across two nodes', { skip: why }, () => {
+  let a: TestNode;
+  let b: TestNode;
+  const clusterName = uniqueClusterName();
+  let agentAway = false;
+  let admin: CcClient;
+  /** Agent 103 changes state on node A: one agent_state_changed each. */
+  const toggleAgent = async () => {
+    agentAway = !agentAway;
+    const r = await admin.post(`extensions/${AGENT}`, {
+      request: 'updateAgentState',
+      name: agentAway ? 'Meeting' : 'Ready',
+    });
+    assert.equal(r.status, 200);
+  };
+  /** DND of 102@1001 toggled on node A (the owner's switch): one presence event each. */
+  let dnd = false;
+  const toggleDnd = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      dnd = !dnd;
+      a.runtime.switch.setDnd(1001, '102', dnd);
+    }
+  };
+
+  before(async () => {
+    const target = freshPgTarget();
+    a = await startNode('a', clusterName, target, LOCAL);
+    b = await startNode('b', clusterName, target, LOCAL);
+    for (const t of [1001, 1002]) await assignEverywhere([a, b], t, 'a');
+    admin = await CcClient.login(a, '100@1001');
+  });
+  after(async () => {
+    await b?.stop();
+    await a?.stop();
+    await cleanUp();
+  });
+
+  test('a call made on node A raises the same frames, in the same order, on node B’s sockets', async () => {
+    const voiceA = await carolSocket(a);
+    const voiceB = await carolSocket(b);
+    const ccA = await ccSocket(a);
+    const ccB = await ccSocket(b);
+    assert.deepEqual(ccB.answer, { response: 'connect', success: true });
+
+    const made = await getJson(a, '/api/v1/calls', BOB, {
+      method: 'POST',
+      json: { from: '101@1001', to: '102' },
+    });
+    assert.equal(made.status, 201);
+    const carolLeg = (await getJson(a, '/api/v1/calls', CAROL)).body._embedded.calls[0].callId as string;
+    const answered = await getJson(a, `/api/v1/calls/${carolLeg}`, CAROL, {
+      method: 'POST',
+      json: { callRequest: 'answerCall', myPartyId: '102@1001' },
+    });
+    assert.equal(answered.status, 200);
+    await toggleAgent();
+    const hung = await getJson(a, `/api/v1/calls/${made.body.callId}`, BOB, {
+      method: 'POST',
+      json: { callRequest: 'hangupCall' },
+    });
+    assert.equal(hung.status, 200);
+    await toggleAgent();
+
+    // Carol hears offer, ringing, answer, end and busy/idle; the admin the agent's and calls' events.
+    await settled(voiceA.sock, 6);
+    await settled(voiceB.sock, eventFrames(voiceA.sock).length);
+    const voiceOf = (s: { sock: RecordingSocket; setId: string }) =>
+      eventFrames(s.sock).map((f) => f.replace(s.setId, '<set>'));
+    assert.deepEqual(voiceOf(voiceB), voiceOf(voiceA));
+    await settled(ccA.sock, 2);
+    await settled(ccB.sock, eventFrames(ccA.sock).length);
+    assert.deepEqual(eventFrames(ccB.sock), eventFrames(ccA.sock));
+    assert.ok(eventFrames(ccA.sock).some((f) => f.includes('"agent_state_changed"')));
+    for (const s of [voiceA.sock, voiceB.sock, ccA.sock, ccB.sock]) {
+      s.ws.close();
+      await s.closed;
+    }
+  });
+
+  test('a voice socket of node A resumes on node B: every event once, in order, then live', async () => {
+    const r = await carolSocket(a, '?resume');
+    const id = r.first.webSocketId as string;
+    toggleDnd(4);
+    await settled(r.sock, 4);
+    const seen = sequences(r.sock.frames);
+    const last = seen[1]!; // the client processed two of the four before the network dropped
+    await drop(r.sock);
+    toggleDnd(3);
+    const again = await openVoice(b, CAROL, `?resume=${id}&after=${last}`);
+    const [first] = await again.waitFor(1);
+    assert.deepEqual(first, { webSocketId: id, resume: { status: 'resumed', sequence: last } });
+    await settled(again, 5);
+    toggleDnd(1);
+    await settled(again, 6);
+    const got = sequences(again.frames);
+    assert.deepEqual(got.slice(0, 2), seen.slice(2), 'the two unprocessed ones first');
+    for (let i = 1; i < got.length; i++) assert.ok(got[i]! > got[i - 1]!, `increasing: ${got}`);
+    assert.equal(new Set(got).size, 6);
+    const names = again.frames.slice(1).map((f) => f.event);
+    assert.deepEqual(
+      names.slice(0, 2),
+      r.sock.frames.slice(3, 5).map((f) => f.event),
+    );
+    for (let i = 1; i < names.length; i++)
+      assert.notEqual(names[i], names[i - 1], `DND alternates: ${names}`);
+    again.ws.close();
+    await again.closed;
+  });
+
+  test('a contact-center session of node A resumes on node B', async () => {
+    const one = await ccSocket(a, true);
+    assert.equal(one.answer.resumed, false);
+    const [uuid] = Object.keys(one.answer.sequences);
+    one.sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
+    await one.sock.waitFor(2);
+    await toggleAgent();
+    await toggleAgent();
+    await settled(one.sock, 2);
+    const seen = eventFrames(one.sock).map((f) => JSON.parse(f).sequence as number);
+    await drop(one.sock);
+    await toggleAgent();
+    await toggleAgent();
+    const two = await ccSocket(b, { session: one.answer.session, after: { [uuid!]: seen[1] } });
+    assert.equal(two.answer.resumed, true, JSON.stringify(two.answer));
+    await settled(two.sock, 2);
+    await toggleAgent();
+    await settled(two.sock, 3);
+    const got = eventFrames(two.sock).map((f) => JSON.parse(f) as { event: string; sequence: number });
+    assert.deepEqual(
+      got.map((f) => f.event),
+      ['agent_state_changed', 'agent_state_changed', 'agent_state_changed'],
+    );
+    for (let i = 1; i < got.length; i++) assert.ok(got[i]!.sequence > got[i - 1]!.sequence);
+    assert.ok(got[0]!.sequence > seen[1]!);
+    two.sock.ws.close();
+    await two.sock.closed;
+  });
+
+  test('a webhook is delivered once, by the owner; after a takeover the next owner goes on', async () => {
+    let failing = false;
+    /** The bodies the receiver took (answered 2xx). */
+    const taken: Record<string, unknown>[] = [];
+    const receiver = await startReceiver((n, res) => {
+      res.statusCode = failing ? 503 : 204;
+      if (!failing) taken.push(JSON.parse(receiver.received[n]!.body) as Record<string, unknown>);
+      res.end();
+    });
+    try {
+      const created = await getJson(a, '/api/v1/webhooks', CAROL, {
+        method: 'POST',
+        json: {
+          url: receiver.url,
+          secret: 'whsec_cluster-0123456789abcdef',
+          presenceEventAccounts: ['102@1001'],
+        },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      toggleDnd(3);
+      await until(() => taken.length >= 3, 'three deliveries');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.length, 3, 'once each, though both nodes consumed every event');
+
+      // The receiver fails: the next events stay queued on A (its retries wait on A's clock).
+      failing = true;
+      toggleDnd(2);
+      await until(() => receiver.received.length >= 4, 'a failed try');
+      // A gives the tenant up; events raised meanwhile (by a third owner) nobody has queued.
+      const x = new StaticMembership('x');
+      await x.assign(1001, 'x');
+      const third = await testBus({ clusterName, membership: x });
+      for (const n of [a, b]) await n.membership.assign(1001, 'x');
+      const lateEvent = (i: number): PresenceEvent => ({
+        type: 'presence',
+        name: i % 2 ? 'dndOn' : 'dndOff',
+        tenantId: 1001,
+        observed: '102@1001',
+        at: a.runtime.clock.now(),
+      });
+      third.publish(lateEvent(1));
+      third.publish(lateEvent(2));
+      await until(() => b.bus.position() >= third.position(), 'node B saw the late events', 5_000).catch(
+        async () => void (await b.bus.caughtUp()),
+      );
+      await third.close();
+      failing = false;
+      // B takes over: the stored queue goes on, the late events are queued after it.
+      for (const n of [a, b]) await n.membership.assign(1001, 'b');
+      await until(() => taken.length >= 7, 'seven deliveries', 10_000);
+      // And B delivers what it raises as the owner from now on.
+      b.runtime.bus.publish(lateEvent(3));
+      await until(() => taken.length >= 8, 'eight deliveries', 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(taken.length, 8, JSON.stringify(taken));
+      const seqs = taken.map((d) => d.sequence as number);
+      assert.deepEqual(
+        seqs,
+        [...seqs].sort((p, q) => p - q),
+        'in stream order',
+      );
+      assert.equal(new Set(seqs).size, 8, 'each event once');
+      assert.equal(new Set(taken.map((d) => d.deliveryId)).size, 8);
+    } finally {
+      await receiver.close();
+      for (const n of [a, b]) await n.membership.assign(1001, 'a');
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import pino from 'pino';
+import type { EventJournal } from '../../../../src/api/continuity/event-journal.js';
+import { ResumeSessions } from '../../../../src/api/continuity/resume-sessions.js';
+import { VirtualClock } from '../../../../src/core/clock.js';
+import type { SessionStorePort, StoredSession } from '../../../../src/core/event-stream.js';
+
+/** The shared store of a cluster, in memory, with the conditional removal of the SQL one. */
+class MemoryStore implements SessionStorePort {
+  readonly rows = new Map<string, StoredSession>();
+  async all() {
+    return [...this.rows.values()].map((r) => ({ ...r }));
+  }
+  async get(id: string) {
+    const r = this.rows.get(id);
+    return r && { ...r };
+  }
+  async put(s: StoredSession) {
+    this.rows.set(s.id, { ...s });
+  }
+  async remove(id: string, ifDetachedAt?: number | null) {
+    const r = this.rows.get(id);
+    if (r && (ifDetachedAt === undefined || r.detachedAt === ifDetachedAt)) this.rows.delete(id);
+  }
+}
+
+const GRACE = 60_000;
+const log = pino({ level: 'silent' });
+const followed = new Map<number | null, number>();
+const journal = {
+  follow: (t: number | null) => followed.set(t, (followed.get(t) ?? 0) + 1),
+  unfollow: (t: number | null) => followed.set(t, (followed.get(t) ?? 0) - 1),
+} as unknown as EventJournal;
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+/** Two nodes of a cluster on one store; each its own clock, at the same time. */
+function twoNodes() {
+  const store = new MemoryStore();
+  const clocks = [new VirtualClock(), new VirtualClock()];
+  const [a, b] = clocks.map((c) => new ResumeSessions(store, journal, c, GRACE, log, true));
+  return { store, clocks, a: a!, b: b! };
+}
+
+const session = (id: string): Omit<StoredSession, 'detachedAt'> => ({
+  id,
+  api: 'voice',
+  identity: '102@1001',
+  tenantId: 1001,
+  state: { sets: ['x'] },
+});
+
+describe('resume sessions shared by the nodes of a cluster', () => {
+  test('a session detached on one node is claimed on another', async () => {
+    const { store, a, b } = twoNodes();
+    a.begin(session('s1'));
+    a.detach('s1', { sets: ['y'] });
+    await settle();
+    assert.equal(b.claim('voice', 's1', '102@1001'), undefined, 'not before it was fetched');
+    const fetched = await b.fetch('s1');
+    assert.deepEqual(fetched?.state, { sets: ['y'] });
+    assert.equal(b.claim('voice', 's1', '201@1002'), undefined, 'only by the same identity');
+    assert.deepEqual(b.claim('voice', 's1', '102@1001')?.state, { sets: ['y'] });
+    await settle();
+    assert.equal(store.rows.get('s1')?.detachedAt, null, 'attached again, to B');
+  });
+
+  test('a node whose copy went stale does not delete the session another node took over', async () => {
+    const { store, clocks, a, b } = twoNodes();
+    a.begin(session('s2'));
+    a.detach('s2', { sets: [] });
+    await settle();
+    await b.fetch('s2');
+    b.claim('voice', 's2', '102@1001');
+    await settle();
+    clocks[0]!.advance(GRACE); // A's grace timer fires: it forgets its copy only
+    await settle();
+    assert.ok(store.rows.has('s2'));
+    // B's socket closes in turn; its grace passes: now the session is gone.
+    b.detach('s2', { sets: [] });
+    clocks[1]!.advance(GRACE);
+    await settle();
+    assert.equal(store.rows.has('s2'), false);
+  });
+
+  test('a session stored as attached (its node died) counts as detached from the reconnect', async () => {
+    const { store, clocks, b } = twoNodes();
+    await store.put({ ...session('s3'), detachedAt: null });
+    const fetched = await b.fetch('s3');
+    assert.equal(fetched?.detachedAt, clocks[1]!.now());
+    assert.ok(b.claim('voice', 's3', '102@1001'));
+  });
+
+  test('a fetch forgets what the store no longer has, and what is past its grace', async () => {
+    const { store, clocks, a } = twoNodes();
+    a.begin(session('s4'));
+    a.detach('s4', { sets: [] });
+    await settle();
+    store.rows.delete('s4');
+    assert.equal(await a.fetch('s4'), undefined);
+    assert.equal(a.claim('voice', 's4', '102@1001'), undefined);
+    await store.put({ ...session('s5'), detachedAt: clocks[0]!.now() - GRACE });
+    assert.equal(await a.fetch('s5'), undefined);
+  });
+
+  test('at start a node holds no other node’s session, and removes only those past their grace', async () => {
+    const { store, clocks } = twoNodes();
+    const now = clocks[0]!.now();
+    await store.put({ ...session('live'), detachedAt: null });
+    await store.put({ ...session('recent'), detachedAt: now - 1_000 });
+    await store.put({ ...session('old'), detachedAt: now - GRACE - 1 });
+    const c = new ResumeSessions(store, journal, clocks[0]!, GRACE, log, true);
+    const before = followed.get(1001) ?? 0;
+    await c.load();
+    assert.deepEqual([...store.rows.keys()].sort(), ['live', 'recent']);
+    assert.equal(followed.get(1001) ?? 0, before, 'nothing followed');
+    assert.equal(c.claim('voice', 'recent', '102@1001'), undefined);
+  });
+});
