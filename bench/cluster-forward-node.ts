@@ -23,6 +23,7 @@ const nats = await connect({ servers: natsUrl });
 const config = { ...DEFAULTS, port: 0, host: '127.0.0.1', logLevel: 'warn', clock: 'virtual' as const };
 const server = await startServer(config, pino({ level: 'warn' }), {
   target: { kind: 'postgres', url: pgUrl, schema },
+  standIn: true,
   extend: (runtime) => {
     runtime.membership = membership;
     return composeForwarding(runtime, { nats, prefix, clusterSize: () => Number(size) });

@@ -69,11 +69,24 @@ export interface Node {
   close(): Promise<void>;
 }
 
-export async function openNode(config: Config, log: Logger, db: Db, target: DatabaseTarget): Promise<Node> {
+/**
+ * `standIn`: a node of a cluster whose ownership is fixed from outside (tests and benchmarks with
+ * a StaticMembership, no `--nats`): it shares the database as cluster nodes do, and is otherwise
+ * a standalone node.
+ */
+export async function openNode(
+  config: Config,
+  log: Logger,
+  db: Db,
+  target: DatabaseTarget,
+  standIn = false,
+): Promise<Node> {
   const nodeId = config.nodeId ?? defaultNodeId(hostname(), process.pid, randomBytes(3).toString('hex'));
   const me = thisHolder(nodeId);
   if (!config.nats.length) {
-    const hold = await holdAsStandalone(db, target, me, log);
+    const hold = standIn
+      ? await holdAsClusterNode(db, target, me, log)
+      : await holdAsStandalone(db, target, me, log);
     return standaloneNode(config, nodeId, hold.release, me);
   }
   const hold = await holdAsClusterNode(db, target, me, log);

@@ -88,10 +88,12 @@ export async function createRuntime(
   log: Logger,
   target = databaseTarget(config),
   parts?: ClusterParts,
+  /** A node whose ownership is fixed from outside (`parts`, or a test's own composition). */
+  standIn = parts !== undefined,
 ): Promise<Runtime> {
   const db = await openDatabase(target);
   // The guard, or joining the cluster, comes before anything is written to the database.
-  const node = await openNode(config, log, db, target).catch(async (e: unknown) => {
+  const node = await openNode(config, log, db, target, standIn).catch(async (e: unknown) => {
     await db.close().catch(() => {});
     throw e;
   });

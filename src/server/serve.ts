@@ -44,9 +44,17 @@ export async function startServer(
     extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
     /** A cluster node's parts fixed from outside (tests, benchmarks); `--nats` builds its own. */
     cluster?: ClusterParts;
+    /** A node of a cluster whose ownership the caller fixes (shares the database as nodes do). */
+    standIn?: boolean;
   } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log, opts.target, opts.cluster);
+  const runtime = await createRuntime(
+    config,
+    log,
+    opts.target,
+    opts.cluster,
+    opts.standIn ?? opts.cluster !== undefined,
+  );
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance | undefined;
   let extension: ServerExtension = {};

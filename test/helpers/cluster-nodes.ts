@@ -114,6 +114,7 @@ export async function startCluster(
     const nats = await connect({ servers: NATS_URL });
     const server = await startTestServer(overrides, {
       target: { kind: 'postgres', url: PG_URL, schema },
+      standIn: true,
       extend: (runtime) => {
         runtime.membership = membership;
         joined++;
