@@ -3,7 +3,7 @@ import pino, { type Logger } from 'pino';
 import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
+import { checkDemoPasswords, credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
@@ -28,6 +28,7 @@ export async function startServer(
   log: Logger = createLogger(config),
   opts: { traffic?: TrafficObserver } = {},
 ): Promise<Server> {
+  checkDemoPasswords(config);
   const runtime = await createRuntime(config, log);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
