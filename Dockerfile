@@ -1,7 +1,9 @@
 # Switchboard as a container: the packed npm package, installed without dev dependencies, run by a
 # non-root user with its data in a volume and its settings in SWITCHBOARD_* variables.
-# test/package/package.test.ts runs this stage's ENV, USER, ENTRYPOINT, CMD and HEALTHCHECK
-# against the packed package outside any container (no base image can be pulled where it is built).
+# No base image can be pulled where Switchboard is built, so test/package/package.test.ts builds
+# this file without Docker (test/helpers/dockerfile.ts: every COPY and RUN of both stages, in
+# folders standing for the stages' roots) and runs the last stage's ENV, USER, ENTRYPOINT, CMD and
+# HEALTHCHECK from there.
 
 FROM node:22-bookworm-slim AS build
 # better-sqlite3 compiles when no prebuilt binary can be fetched.
@@ -10,12 +12,16 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# The build needs TypeScript, not the native module: no install scripts here, so better-sqlite3
+# compiles once, in the install below.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The same artifact as `npm pack` anywhere else, installed the way a user installs it.
-RUN npm pack --pack-destination /pkg \
- && mkdir /app && cd /app \
+# (npm pack does not make its destination folder.)
+RUN mkdir /pkg /app \
+ && npm pack --pack-destination /pkg \
+ && cd /app \
  && echo '{"name":"switchboard-image","private":true}' > package.json \
  && npm install --omit=dev --no-audit --no-fund /pkg/switchboard-*.tgz
 

@@ -1,4 +1,4 @@
-// Bare references for the benchmarks (DESIGN §7), run in their own process:
+// Bare references for the benchmarks (docs/decisions.md §1.12), run in their own process:
 //   /hello  — Fastify hello-world
 //   /cached — a minimal route with cached Basic auth and a 1 KB JSON body
 

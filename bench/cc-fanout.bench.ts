@@ -1,4 +1,5 @@
-// Contact-center fan-out budget (DESIGN §7), against a plain `ws` reference run in the same session:
+// Contact-center fan-out budget (docs/decisions.md §1.12), against a plain `ws` reference run
+// in the same session:
 //   one contact-center event fanned out to 1,000 supervisor sockets: >= 70% of plain ws frames/s.
 // Servers run on core 0, this process (HTTP and socket clients) on core 1.
 import { bestOf, ccSupervisors, type FanRound, fanRound } from './cc-supervisors.js';

@@ -1,4 +1,5 @@
-// Budget (DESIGN §7): cold start to listening, with the demo world, from a built tree: <= 1.5 s.
+// Budget (docs/decisions.md §1.12): cold start to listening, with the demo world, from a built
+// tree: <= 1.5 s.
 // Measured from spawning `node dist/cli/main.js serve` (pinned to core 0) to its "listening" line:
 // once on an empty database (the demo world is seeded), then restarts on that database.
 import { fmt, median, Report, startSwitchboard, tempDb } from './lib.js';

@@ -1,4 +1,4 @@
-// Budget (DESIGN §7): the switch engine alone, in process, one core:
+// Budget (docs/decisions.md §1.12): the switch engine alone, in process, one core:
 //   make + answer + hang up >= 20,000 calls/s; 100,000 concurrent calls in <= 1.5 GiB.
 // This process is pinned to one core; it stops by itself in well under two minutes.
 import { setFlagsFromString } from 'node:v8';

@@ -208,8 +208,8 @@ export interface Check {
 }
 
 /**
- * One benchmark's results: checks against the DESIGN §7 budgets, printed as a table and written
- * to bench/results/<name>.json. `finish()` exits non-zero when a budget is missed.
+ * One benchmark's results: checks against the budgets of docs/decisions.md §1.12, printed as
+ * a table and written to bench/results/<name>.json. `finish()` exits non-zero when a budget is missed.
  */
 export class Report {
   private readonly checks: Check[] = [];
@@ -226,7 +226,7 @@ export class Report {
     );
   }
 
-  /** A budget from DESIGN §7. */
+  /** A budget from docs/decisions.md §1.12. */
   check(c: Check): void {
     this.checks.push(c);
   }

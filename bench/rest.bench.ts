@@ -1,4 +1,5 @@
-// REST budgets (DESIGN §7), against the bare references run interleaved in the same session:
+// REST budgets (docs/decisions.md §1.12), against the bare references run interleaved in the
+// same session:
 //   authenticated GET /api/v1/calls (Basic) and contact-center GET .../agent_state (Bearer):
 //   >= 75% of the req/s of the minimal cached-auth 1 KB JSON route; p99 <= 10 ms at half that load.
 // Servers run on core 0, autocannon (this process) on core 1.

@@ -1,4 +1,4 @@
-// Voice event budgets (DESIGN §7), against a plain `ws` reference run in the same session:
+// Voice event budgets (docs/decisions.md §1.12), against a plain `ws` reference run in the same session:
 //   POST call control -> event frame on the subscribed socket, 4,000 /api/ws sockets open with
 //   subscription sets, 1,000 operations/s: p99 <= 5 ms, 0 events lost;
 //   an idle socket with a subscription set: <= 20 KiB server memory.

@@ -1,4 +1,4 @@
-// Plain `ws` references (DESIGN §7), in their own process:
+// Plain `ws` references (docs/decisions.md §1.12), in their own process:
 //   POST /op?to=<i>&seq=<n> sends one small JSON frame carrying n to socket i
 //   POST /broadcast?n=<k> sends k frames of ~300 bytes to every socket
 import { createServer } from 'node:http';

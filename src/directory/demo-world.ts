@@ -132,7 +132,7 @@ export interface TelcoPasswords {
 }
 export const DEMO_TELCO_PASSWORDS: Required<TelcoPasswords> = { admin: 'admin', operator: 'operator' };
 
-/** Builds the demo world of DESIGN §6. Same ids every time. */
+/** Builds the demo world of docs/decisions.md §1.11. Same ids every time. */
 export function demoWorld(telco: TelcoPasswords = {}): StoredEntity[] {
   const out: StoredEntity[] = [];
   const add = <K extends Kind>(kind: K, data: EntityKinds[K]) => {

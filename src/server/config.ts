@@ -54,6 +54,11 @@ export interface Config {
   /** The telco users' passwords; unset, they are the demo world's public ones. */
   adminPassword?: string;
   operatorPassword?: string;
+  /**
+   * Where a telco user may keep the demo world's public password: on a loopback address only
+   * (elsewhere the server refuses to start), anywhere (with one warning), or never.
+   */
+  demoPasswords: 'loopback' | 'anywhere' | 'never';
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
   /** Cluster mode (docs/cluster.md): NATS servers; empty: a standalone server. */
@@ -228,6 +233,14 @@ export const OPTIONS: Option[] = [
     help: "password of the telco user operator (default: the demo world's)",
   },
   ...CLUSTER_OPTIONS,
+  {
+    key: 'demoPasswords',
+    flag: '--demo-passwords',
+    env: 'SWITCHBOARD_DEMO_PASSWORDS',
+    type: 'enum',
+    values: ['loopback', 'anywhere', 'never'],
+    help: 'where admin and operator may keep their public demo passwords: loopback (default; elsewhere the server does not start) | anywhere (one warning) | never',
+  },
 ];
 
 export const DEFAULTS: Config = {
@@ -263,6 +276,7 @@ export const DEFAULTS: Config = {
   corsOrigins: [],
   metricsAuth: false,
   maxRecords: 2000,
+  demoPasswords: 'loopback',
   seed: true,
   nats: [],
   leaseTtlMs: 5000,

@@ -4,7 +4,7 @@ import { type DatabaseTarget, describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
-import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
+import { checkDemoPasswords, credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { type ClusterParts, createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
@@ -48,6 +48,7 @@ export async function startServer(
     standIn?: boolean;
   } = {},
 ): Promise<Server> {
+  checkDemoPasswords(config);
   const runtime = await createRuntime(
     config,
     log,

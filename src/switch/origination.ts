@@ -1,5 +1,5 @@
 /**
- * Calls that start at an extension: click to call (`makeCall`, DESIGN §3.4), a phone dialing,
+ * Calls that start at an extension: click to call (`makeCall`, docs/decisions.md §1.4), a phone dialing,
  * and retrieving a parked call. Click to call first takes the caller's device off-hook:
  * phoneModelA/B answer by themselves, a BST rings until answered, an external device (or the
  * twinning number) is called through the PSTN and, with `playPrompt`, must press a key.

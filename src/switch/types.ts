@@ -298,7 +298,7 @@ export interface Who {
   principal: Principal;
 }
 
-// ---- simulator (DESIGN §4) ------------------------------------------------------------------
+// ---- simulator (docs/decisions.md §1.9) -------------------------------------------------------
 
 /** How an outside number behaves when the platform calls it. */
 export interface PstnBehaviour {

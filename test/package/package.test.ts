@@ -1,28 +1,19 @@
-// The artifact as a user gets it: `npm pack`, installed with `npm install --omit=dev` into an
-// empty project, started with `npx switchboard serve` and as the container runs it (the
-// Dockerfile's ENV, USER, ENTRYPOINT, CMD and HEALTHCHECK, outside any container). One pack and
-// one install for the whole file: the install compiles the native SQLite module and takes
-// minutes on a busy machine.
+// The artifact as a user gets it, built by the Dockerfile's own steps outside Docker
+// (test/helpers/dockerfile.ts): its build stage runs `npm ci`, `npm pack` and `npm install
+// --omit=dev` of the tarball into an empty project, /app. Started from there with `npx switchboard
+// serve`, and as the container runs it (the last stage's ENV, USER, ENTRYPOINT, CMD and HEALTHCHECK,
+// as an unprivileged user). One build for the whole file: the install compiles the native SQLite
+// module and takes minutes on a busy machine.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../helpers/cli.js';
-import { readImageRun } from './dockerfile.js';
+import { type BuiltImage, buildWithoutDocker, readImageRun } from '../helpers/dockerfile.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -31,37 +22,125 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 
+/** A browser page's origin the started servers allow (`--cors-origins`), and one they do not. */
+const WIDGET = 'https://widget.example.test';
+const STRANGER = 'https://stranger.example.test';
+
+/** A started server as a client sees it: its address, and the Basic header /metrics needs, if any. */
+interface Served {
+  base: string;
+  metricsAuth?: string;
+}
+
 /**
- * What every started package must answer, without credentials. Add endpoints here (metrics, a
- * CORS preflight) and both runs below check them.
+ * What every started package must answer. Add an answer here and both runs below check it. They
+ * run in this order: the metrics count the /healthz before them.
  */
-const ANSWERS: {
-  name: string;
-  request(base: string): Promise<Response>;
-  check(res: Response): Promise<void>;
-}[] = [
+const ANSWERS: { name: string; check(s: Served): Promise<void> }[] = [
   {
     name: 'GET /healthz',
-    request: (base) => fetch(`${base}/healthz`),
-    async check(res) {
+    async check({ base }) {
+      const res = await fetch(`${base}/healthz`);
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { status: 'ok' });
     },
   },
   {
     name: 'GET /version',
-    request: (base) => fetch(`${base}/version`),
-    async check(res) {
+    async check({ base }) {
+      const res = await fetch(`${base}/version`);
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { name: pkg.name, version: pkg.version });
     },
   },
+  {
+    name: 'GET /metrics',
+    async check({ base, metricsAuth }) {
+      if (metricsAuth) {
+        const refused = await fetch(`${base}/metrics`);
+        assert.equal(refused.status, 401, 'without credentials under --metrics-auth');
+        assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic realm="metrics"/);
+        await refused.arrayBuffer();
+      }
+      const res = await fetch(`${base}/metrics`, {
+        headers: metricsAuth ? { authorization: metricsAuth } : {},
+      });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      const text = await res.text();
+      assertPrometheusText(text);
+      for (const [name, type] of [
+        ['switchboard_http_requests_total', 'counter'],
+        ['switchboard_http_request_duration_seconds', 'histogram'],
+        ['switchboard_websockets_open', 'gauge'],
+        ['switchboard_voice_subscription_sets', 'gauge'],
+        ['switchboard_live_calls', 'gauge'],
+        ['process_cpu_user_seconds_total', 'counter'],
+        ['nodejs_eventloop_lag_seconds', 'gauge'],
+      ]) {
+        assert.match(text, new RegExp(`^# TYPE ${name} ${type}$`, 'm'), name);
+      }
+      assert.match(
+        text,
+        /^switchboard_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]\d*$/m,
+        'the /healthz asked before is counted',
+      );
+    },
+  },
+  {
+    name: 'a CORS preflight',
+    async check({ base }) {
+      const preflight = (origin: string, path: string) =>
+        fetch(`${base}${path}`, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type',
+          },
+        });
+      for (const path of ['/api/v1/calls', '/6/v2/api/oauth/token']) {
+        const res = await preflight(WIDGET, path);
+        await res.arrayBuffer();
+        assert.equal(res.status, 204, `${path}: answered before authentication`);
+        assert.equal(res.headers.get('access-control-allow-origin'), WIDGET, path);
+        assert.match(res.headers.get('access-control-allow-methods') ?? '', /\bPOST\b/, path);
+        assert.match(res.headers.get('access-control-allow-headers') ?? '', /\bAuthorization\b/, path);
+        assert.match(res.headers.get('access-control-allow-headers') ?? '', /\bContent-Type\b/, path);
+        assert.match(res.headers.get('vary') ?? '', /\bOrigin\b/, path);
+      }
+      const stranger = await preflight(STRANGER, '/api/v1/calls');
+      await stranger.arrayBuffer();
+      const cors = [...stranger.headers.keys()].filter((h) => h.startsWith('access-control-'));
+      assert.deepEqual(cors, [], 'an origin not listed gets no CORS header');
+    },
+  },
 ];
 
-async function checkAnswers(base: string): Promise<void> {
+/** Prometheus text format: HELP and TYPE lines, and samples of the declared families only. */
+function assertPrometheusText(text: string): void {
+  const families = new Set<string>();
+  // NaN and Inf in any case, as Prometheus reads them (prom-client writes `Nan`).
+  const sample =
+    /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*\})? (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|nan|[+-]inf)$/i;
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('# HELP ')) continue;
+    const type = /^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/.exec(line);
+    if (type) {
+      families.add(type[1]);
+      continue;
+    }
+    const m = sample.exec(line);
+    assert.ok(m, `not a Prometheus sample line: ${line}`);
+    const family = m[1].replace(/_(bucket|sum|count)$/, '');
+    assert.ok(families.has(m[1]) || families.has(family), `a sample without its TYPE: ${line}`);
+  }
+  assert.ok(families.size > 10, `only ${families.size} metric families`);
+}
+
+async function checkAnswers(s: Served): Promise<void> {
   for (const a of ANSWERS) {
-    const res = await a.request(base);
-    await a.check(res).catch((e: Error) => {
+    await a.check(s).catch((e: Error) => {
       throw new Error(`${a.name}: ${e.message}`);
     });
   }
@@ -69,8 +148,11 @@ async function checkAnswers(base: string): Promise<void> {
 
 const work = mkdtempSync(join(tmpdir(), 'sb-package-'));
 chmodSync(work, 0o755);
-const project = join(work, 'project');
 after(() => rmSync(work, { recursive: true, force: true }));
+
+/** The image's user `node` is 1000:1000 in the node images; here any unprivileged ids will do. */
+const asRoot = process.getuid?.() === 0;
+const IMAGE_USER = asRoot ? { uid: 1000, gid: 1000 } : { uid: process.getuid!(), gid: process.getgid!() };
 
 /** A started process and the address its banner named. */
 interface Started {
@@ -99,7 +181,10 @@ function start(command: string, args: string[], opts: Parameters<typeof spawn>[2
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    void exited.then((code) => fail(new Error(`exited with ${code} before listening:\n${output}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code} before listening:\n${output}`));
+    });
   });
 }
 
@@ -131,23 +216,25 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('the packed package', { timeout: 30 * 60_000 }, () => {
+describe('the packed package, built by the Dockerfile', { timeout: 30 * 60_000 }, () => {
+  let image: BuiltImage;
+  /** The image's /app: an empty project with the package installed, as a user's would be. */
+  let project = '';
   let tarball = '';
 
   before(async () => {
-    // `npm pack` builds first (prepack), so the package holds the JavaScript of these sources.
-    const packed = await run('npm', ['pack', '--pack-destination', work, '--json'], {
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
+    image = await buildWithoutDocker(join(ROOT, 'Dockerfile'), {
+      context: ROOT,
+      work,
+      owners: { 'node:node': `${IMAGE_USER.uid}:${IMAGE_USER.gid}` },
+      env: { npm_config_prefer_offline: 'true' },
     });
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
-    tarball = join(work, info.filename);
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true }));
-    await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-      cwd: project,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    project = image.path('/app');
+    const [build] = image.stageRoots.values();
+    const name = `${pkg.name}-${pkg.version}.tgz`;
+    const folder = readdirSync(build).find((d) => existsSync(join(build, d, name)));
+    assert.ok(folder, `the build stage packed ${name}`);
+    tarball = join(build, folder, name);
   });
 
   test('holds built JavaScript and the web pages, not the TypeScript sources', async () => {
@@ -182,14 +269,14 @@ describe('the packed package', { timeout: 30 * 60_000 }, () => {
   test('`npx switchboard serve` starts from the installed package and stops on SIGTERM', async () => {
     const s = await start(
       'npx',
-      ['--no-install', 'switchboard', 'serve', '--port', '0', '--clock', 'virtual'],
+      ['--no-install', 'switchboard', 'serve', '--port', '0', '--clock', 'virtual', '--cors-origins', WIDGET],
       {
         cwd: project,
         env: { ...process.env, SWITCHBOARD_LOG_LEVEL: 'warn' },
       },
     );
     try {
-      await checkAnswers(s.base);
+      await checkAnswers({ base: s.base });
       // Its data is in the working folder, as the README says.
       assert.ok(existsSync(join(project, 'data/switchboard.db')));
     } finally {
@@ -199,44 +286,68 @@ describe('the packed package', { timeout: 30 * 60_000 }, () => {
     assert.ok(await stopsListening(s.base), 'the server still listens 20 s after SIGTERM');
   });
 
-  test('runs as the container does: non-root, from SWITCHBOARD_* variables, data in the volume', async () => {
-    const image = readImageRun(join(ROOT, 'Dockerfile'));
-    assert.notEqual(image.user, 'root');
-    assert.deepEqual(image.volumes, ['/data']);
-    assert.equal(image.env.SWITCHBOARD_DB, '/data/switchboard.db');
-    const data = join(work, 'data');
-    mkdirSync(data);
-    // Root here: a user that owns nothing but the data folder, as the image's user.
-    const asRoot = process.getuid?.() === 0;
-    const ids = asRoot ? { uid: 65534, gid: 65534 } : {};
-    if (asRoot) chownSync(data, 65534, 65534);
-    const inImage = (p: string) => p.replace(/^\/app(?=\/)/, project).replace(/^\/data(?=\/|$)/, data);
-    // As `docker run -e SWITCHBOARD_PORT=...` would: only the port differs, 8080 may be taken here.
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: data };
-    for (const [k, v] of Object.entries(image.env)) env[k] = inImage(v);
-    env.SWITCHBOARD_PORT = String(await freePort());
-    const [command, ...args] = [...image.entrypoint, ...image.cmd].map(inImage);
-    const s = await start(command, args, { cwd: inImage(image.workdir), env, ...ids });
-    try {
-      await checkAnswers(s.base);
-      const db = statSync(join(data, 'switchboard.db'));
-      if (asRoot) assert.equal(db.uid, 65534, 'the database belongs to the non-root user');
-      // On every address with the demo credentials: the one warning says so.
-      assert.equal(s.output().match(/with the demo credentials/g)?.length, 1, s.output());
-      const [probe, ...probeArgs] = image.healthcheck.map(inImage);
-      const healthy = await run(probe, probeArgs, { env, ...ids }).then(
+  describe('as the container runs it: non-root, from SWITCHBOARD_* variables, data in the volume', () => {
+    const spec = readImageRun(join(ROOT, 'Dockerfile'));
+    /** As `docker run -e ...` would: only the port differs, 8080 may be taken here. */
+    const containerEnv = async (vars: Record<string, string> = {}) => {
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: image.path('/data') };
+      for (const [k, v] of Object.entries(spec.env)) env[k] = image.path(v);
+      return { ...env, SWITCHBOARD_PORT: String(await freePort()), ...vars };
+    };
+    const command = () => [...spec.entrypoint, ...spec.cmd].map((p) => image.path(p));
+    const healthcheck = (env: NodeJS.ProcessEnv) => {
+      const [probe, ...args] = spec.healthcheck.map((p) => image.path(p));
+      return run(probe, args, { env, ...IMAGE_USER }).then(
         () => 0,
         (e: { code?: number }) => e.code ?? 1,
       );
-      assert.equal(healthy, 0, 'HEALTHCHECK while serving');
-    } finally {
-      assert.equal(await stop(s), 0, s.output());
-    }
-    const [probe, ...probeArgs] = image.healthcheck.map(inImage);
-    const after = await run(probe, probeArgs, { env, ...ids }).then(
-      () => 0,
-      (e: { code?: number }) => e.code ?? 1,
-    );
-    assert.equal(after, 1, 'HEALTHCHECK once stopped');
+    };
+
+    test('the image runs as its own user, with its data in the volume', () => {
+      assert.notEqual(spec.user, 'root');
+      assert.deepEqual(spec.volumes, ['/data']);
+      assert.equal(spec.env.SWITCHBOARD_DB, '/data/switchboard.db');
+      // The final stage made the volume and gave it to the user (its RUN ... chown).
+      if (asRoot) assert.equal(statSync(image.path('/data')).uid, IMAGE_USER.uid);
+    });
+
+    test('without the operator’s telco passwords it refuses to start, in one line', async () => {
+      const env = await containerEnv();
+      const [cmd, ...args] = command();
+      const refused = await run(cmd, args, { cwd: image.path(spec.workdir), env, ...IMAGE_USER }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code?: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+      );
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(
+        refused.stderr,
+        /^switchboard: refusing to serve the public demo passwords of admin and operator on 0\.0\.0\.0, .*SWITCHBOARD_ADMIN_PASSWORD and SWITCHBOARD_OPERATOR_PASSWORD.*\n$/,
+      );
+      assert.equal(await healthcheck(env), 1, 'HEALTHCHECK of a container that did not start');
+    });
+
+    test('with them it serves; metrics behind them (--metrics-auth), CORS for a widget', async () => {
+      const admin = 'Adm1n-set-by-docker-run';
+      const env = await containerEnv({
+        SWITCHBOARD_ADMIN_PASSWORD: admin,
+        SWITCHBOARD_OPERATOR_PASSWORD: 'Op3rator-set-by-docker-run',
+        SWITCHBOARD_METRICS_AUTH: 'true',
+        SWITCHBOARD_CORS_ORIGINS: WIDGET,
+      });
+      const [cmd, ...args] = command();
+      const s = await start(cmd, args, { cwd: image.path(spec.workdir), env, ...IMAGE_USER });
+      try {
+        const metricsAuth = `Basic ${Buffer.from(`admin:${admin}`).toString('base64')}`;
+        await checkAnswers({ base: s.base, metricsAuth });
+        const db = statSync(image.path('/data/switchboard.db'));
+        assert.equal(db.uid, IMAGE_USER.uid, 'the database belongs to the image’s user');
+        assert.doesNotMatch(s.output(), /demo credentials|Adm1n/, 'no warning, no password printed');
+        assert.match(s.output(), /admin {6}\/ \(set by the operator\)/);
+        assert.equal(await healthcheck(env), 0, 'HEALTHCHECK while serving');
+      } finally {
+        assert.equal(await stop(s), 0, s.output());
+      }
+      assert.equal(await healthcheck(env), 1, 'HEALTHCHECK once stopped');
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Lock-out (DESIGN §3.1): `failures` failed logins for one (principal, client IP) within `windowMs`
- * lock that pair out for `periodMs`, even with the right credentials. The principal is the resolved
+ * Lock-out (docs/decisions.md §1.1): `failures` failed logins for one (principal, client IP)
+ * within `windowMs` lock that pair out for `periodMs`, even with the right credentials. The principal is the resolved
  * one (`Principal.id`), so every spelling of a username shares one count; failed logins that name
  * nobody share the address's `UNKNOWN_PRINCIPAL` count. Real time, never the
  * virtual clock: it is a security timer. A successful login in between does not forget failures:

@@ -23,7 +23,7 @@ import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
 
 export const CC_DOCUMENT = 'contact-center';
 
-/** How a route's 400 body looks (spec Errors, DESIGN §3.7). */
+/** How a route's 400 body looks (spec Errors, docs/decisions.md §1.7). */
 export type BadRequestBody =
   /** `{success: false, reason}` */
   | 'normal'

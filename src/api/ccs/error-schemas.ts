@@ -1,4 +1,4 @@
-/** The contact-center error bodies (spec Errors table, DESIGN §3.2 and §3.7). */
+/** The contact-center error bodies (spec Errors table, docs/decisions.md §1.2 and §1.7). */
 import { type Static, Type } from '@sinclair/typebox';
 
 export const ErrorBodySchema = Type.Object(

@@ -19,8 +19,8 @@ export const notFoundError = () => new CcHttpError(404, 'Not Found');
 export const badRequest = (reason: string) => new CcHttpError(400, reason);
 
 /**
- * Requests whose 400 body carries `success: true` (DESIGN §3.7): call listing, single call, call
- * search and the startSuppression request. A handler marks its request before it validates.
+ * Requests whose 400 body carries `success: true` (docs/decisions.md §1.7): call listing,
+ * single call, call search and the startSuppression request. A handler marks its request before it validates.
  */
 const quirky = new WeakSet<FastifyRequest>();
 export function useSuccessTrue400(req: FastifyRequest): void {

@@ -1,4 +1,4 @@
-/** The frames of the contact-center event socket `/6/v2/sock` (DESIGN §3.5). */
+/** The frames of the contact-center event socket `/6/v2/sock` (docs/decisions.md §1.5). */
 import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import type { CallEventName, CcEvent } from '../../contact-center/types.js';
 import {

@@ -1,4 +1,4 @@
-/** `POST /6/v2/api/oauth/token` (DESIGN §3.1): request grants and the token answer. */
+/** `POST /6/v2/api/oauth/token` (docs/decisions.md §1.1): request grants and the token answer. */
 import { type Static, Type } from '@sinclair/typebox';
 
 export const PasswordGrantRequestSchema = Type.Object(

@@ -7,7 +7,7 @@ import { TokenGrantSchema, TokenRequestSchema } from './oauth-schemas.js';
 import { principalOfSubject } from './principals.js';
 import type { TokenService } from './tokens.js';
 
-/** `POST /6/v2/api/oauth/token`: the password and refresh_token grants (DESIGN §3.1). */
+/** `POST /6/v2/api/oauth/token`: the password and refresh_token grants (docs/decisions.md §1.1). */
 export function oauthRoutes(app: FastifyInstance, runtime: CcRuntime, tokens: TokenService) {
   const { auth } = runtime;
   ccRoute(app, runtime, {

@@ -87,7 +87,7 @@ export function agentRoutes(app: FastifyInstance, runtime: CcRuntime) {
         return updateAgentState(p, e, body.name);
       }
       requirePermission(p, 'Call Control');
-      // Tenant-level users on their own tenant (DESIGN §3.7).
+      // Tenant-level users on their own tenant (docs/decisions.md §1.7).
       if (p.authority === 'telco') throw forbiddenError();
       const t = tenant();
       const e = tenantExtension(directory, t, params.ext!);

@@ -118,7 +118,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
     handler: async (_req, { tenant }) => render.list(rolesOf(tenant().tenantId).map(render.role)),
   });
 
-  // 6: one inner array per kind, each gated by its permission (DESIGN §3.7).
+  // 6: one inner array per kind, each gated by its permission (docs/decisions.md §1.7).
   const ACD_VIEW = ['Voice IQs View', 'Voice OQs View', 'Conditional Routes View', 'VRQs View'] as const;
   const acds = (p: Principal, t: Tenant) => {
     const has = (x: Principal['ccPermissions'][number]) => p.ccPermissions.includes(x);

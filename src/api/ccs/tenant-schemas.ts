@@ -140,7 +140,7 @@ export const VrqItemSchema = acdItem('vrqs', 'VrqItem', 'A virtual routing queue
 export type VoiceQueueItem = Static<typeof VoiceQueueItemSchema>;
 export type OutboundQueueItem = Static<typeof OutboundQueueItemSchema>;
 
-/** One inner array per kind, in this order, each gated by its permission (DESIGN §3.7). */
+/** One inner array per kind, in this order, each gated by its permission (docs/decisions.md §1.7). */
 const AcdGroups = Type.Unsafe<
   [
     VoiceQueueItem[],

@@ -1,6 +1,6 @@
 /**
- * REST admission (DESIGN §3.8): at most `perClient` requests in flight per client (principal + IP) and
- * `inflight` in all. A request that cannot start within `busyDelayMs` is refused as busy.
+ * REST admission (docs/decisions.md §1.8): at most `perClient` requests in flight per client
+ * (principal + IP) and `inflight` in all. A request that cannot start within `busyDelayMs` is refused as busy.
  * Real time: the busy delay is a transport timer, never the virtual clock.
  */
 export interface RequestLimits {

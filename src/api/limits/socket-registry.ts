@@ -1,5 +1,5 @@
 /**
- * WebSocket admission and idle time-out, shared by both socket endpoints (DESIGN §3.8):
+ * WebSocket admission and idle time-out, shared by both socket endpoints (docs/decisions.md §1.8):
  * `max` sockets in all, `perClient` per client (principal + IP, or IP for pending sockets), and
  * a socket with no traffic in either direction for `idleMs` is closed. Real time, like every transport timer.
  */

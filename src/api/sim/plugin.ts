@@ -10,8 +10,8 @@ import { SIM_OPENAPI } from './openapi-info.js';
 import { pstnRoutes } from './pstn-routes.js';
 
 /**
- * The simulator control API (DESIGN §4), mounted at /sim/v1: phones, outside callers and time,
- * for tests and the console. Telco-admin Basic auth; errors as `{error: {code, message}}`.
+ * The simulator control API (docs/decisions.md §1.9), mounted at /sim/v1: phones, outside
+ * callers and time, for tests and the console. Telco-admin Basic auth; errors as `{error: {code, message}}`.
  * Every route is documented in /openapi/simulator.json (see sim-route.ts).
  */
 export async function simApi(app: FastifyInstance, opts: { runtime: SimRuntime }) {

@@ -1,6 +1,6 @@
 /**
- * The simulator control API's wire shapes (DESIGN §4): the request bodies the routes validate
- * with and the views they answer, published in /openapi/simulator.json. `$id`s start with `Sim`.
+ * The simulator control API's wire shapes (docs/decisions.md §1.9): the request bodies the
+ * routes validate with and the views they answer, published in /openapi/simulator.json. `$id`s start with `Sim`.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { PHONE_MODELS } from '../../directory/model.js';

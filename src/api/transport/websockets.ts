@@ -33,7 +33,7 @@ function destroyOnError(this: Duplex): void {
  * API scopes authenticate and limit them; only `socketRoute` routes turn them into sockets. Any
  * other answer (401, 404, 426, 503 …) is written on the upgrade's socket, which then closes.
  * This replaces @fastify/websocket, whose global hooks and per-route wrapper every REST request
- * paid for (seen in the request-path profile, DESIGN §7).
+ * paid for (seen in the request-path profile, docs/decisions.md §1.12).
  */
 export function installWebSockets(
   app: FastifyInstance,

@@ -3,7 +3,7 @@ import { DomainError } from '../../core/errors.js';
 import { isBodyTooLarge } from '../limits/index.js';
 import { problem, sendDomainError, sendProblem } from './hal/problem.js';
 
-/** Every failure of the voice API leaves as problem+json (DESIGN §3.2). */
+/** Every failure of the voice API leaves as problem+json (docs/decisions.md §1.2). */
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof DomainError) return sendDomainError(reply, err);

@@ -4,8 +4,8 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
  * The spec's endpoint and event names, copied from the two spec documents (and, where the spec
- * names none, from DESIGN and docs/contact-center.md), checked against the served documents: a
- * dropped operation or message fails here even when its route or frame builder still exists.
+ * names none, from docs/decisions.md §1.5 and docs/contact-center.md), checked against the
+ * served documents: a dropped operation or message fails here even when its route or frame builder still exists.
  * Path parameters are written `{}`: only their position matters. HEAD is GET without a body
  * (Fastify answers it for every GET) and is no operation of its own.
  */
@@ -178,7 +178,7 @@ const VOICE_EVENTS: VoiceEventRow[] = [
 
 /**
  * The contact-center socket. The spec names the `connect` frame and the three categories
- * (call, agent presence, inbound queue) but no event names: those come from DESIGN §3.5
+ * (call, agent presence, inbound queue) but no event names: those come from docs/decisions.md §1.5
  * ("name the events in the project's docs") and docs/contact-center.md, as does `subscribe`.
  */
 const CC_CLIENT_FRAMES = [

@@ -58,6 +58,25 @@ const cases: { name: string; args: string[]; env?: Record<string, string>; match
     args: ['serve', '--clock', 'fast', '--db', db],
     match: /--clock: expected one of real, virtual/,
   },
+  {
+    name: 'demo telco passwords on an address that is not loopback',
+    args: ['serve', '--host', '0.0.0.0', '--db', db],
+    match:
+      /refusing to serve the public demo passwords of admin and operator on 0\.0\.0\.0, not a loopback address: set SWITCHBOARD_ADMIN_PASSWORD and SWITCHBOARD_OPERATOR_PASSWORD, or accept them with --demo-passwords anywhere$/,
+  },
+  {
+    name: 'a demo telco password anywhere, with --demo-passwords never',
+    args: ['serve', '--demo-passwords', 'never', '--db', db],
+    env: { SWITCHBOARD_ADMIN_PASSWORD: 'set-by-the-operator' },
+    match:
+      /refusing to serve the public demo passwords of operator \(--demo-passwords never\): set SWITCHBOARD_OPERATOR_PASSWORD$/,
+  },
+  {
+    name: 'bad --demo-passwords from the environment',
+    args: ['serve', '--db', db],
+    env: { SWITCHBOARD_DEMO_PASSWORDS: 'sometimes' },
+    match: /SWITCHBOARD_DEMO_PASSWORDS: expected one of loopback, anywhere, never/,
+  },
 ];
 
 describe('configuration errors give one clear line and a non-zero exit', () => {

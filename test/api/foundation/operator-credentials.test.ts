@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import pino from 'pino';
-import { type Config, DEFAULTS, parseConfig } from '../../../src/server/config.js';
+import { type Config, ConfigError, DEFAULTS, parseConfig } from '../../../src/server/config.js';
 import { banner, startServer } from '../../../src/server/serve.js';
 import { basic, startTestServer } from '../../helpers/server.js';
 
@@ -72,7 +72,68 @@ describe('telco users from the operator', () => {
   });
 });
 
-describe('the demo-credentials warning', () => {
+describe('where the demo telco passwords may be served (--demo-passwords)', () => {
+  const at = (host: string, overrides: Partial<Config> = {}): Config => ({
+    ...DEFAULTS,
+    port: 0,
+    host,
+    db: join(mkdtempSync(join(dir, 'where-')), 'w.db'),
+    clock: 'virtual',
+    ...overrides,
+  });
+
+  test('loopback by default: elsewhere the server refuses to start, before it opens the database', async () => {
+    assert.equal(parseConfig([], {}).demoPasswords, 'loopback');
+    for (const host of ['0.0.0.0', '::', '192.0.2.1']) {
+      const config = at(host);
+      await assert.rejects(
+        startServer(config, pino({ level: 'silent' })),
+        (e: Error) => e instanceof ConfigError && /demo passwords of admin and operator on/.test(e.message),
+      );
+      assert.ok(!existsSync(config.db), `${host}: no database was created`);
+    }
+    await assert.rejects(startServer(at('0.0.0.0', { adminPassword: ADMIN })), /of operator on 0\.0\.0\.0/);
+  });
+
+  test('loopback by default: every loopback spelling starts, and any address once both are set', async () => {
+    for (const config of [
+      at('127.0.0.1'),
+      at('localhost'),
+      at('::1'),
+      at('127.0.0.2'),
+      at('0.0.0.0', { adminPassword: ADMIN, operatorPassword: OPERATOR }),
+    ]) {
+      const s = await startServer(config, pino({ level: 'silent' })).catch((e: Error) => e);
+      if (s instanceof Error) {
+        // ::1 or 127.0.0.2 may not be configured on this machine: only the listen may fail.
+        assert.ok(!(s instanceof ConfigError), `${config.host}: ${s.message}`);
+        continue;
+      }
+      await s.close();
+    }
+  });
+
+  test('never: no demo password even on loopback; anywhere: started', async () => {
+    await assert.rejects(
+      startServer(at('127.0.0.1', { demoPasswords: 'never', operatorPassword: OPERATOR })),
+      /demo passwords of admin \(--demo-passwords never\): set SWITCHBOARD_ADMIN_PASSWORD$/,
+    );
+    const both = await startServer(
+      at('127.0.0.1', { demoPasswords: 'never', adminPassword: ADMIN, operatorPassword: OPERATOR }),
+      pino({ level: 'silent' }),
+    );
+    await both.close();
+    const anywhere = await startServer(
+      at('0.0.0.0', { demoPasswords: 'anywhere' }),
+      pino({ level: 'silent' }),
+    );
+    await anywhere.close();
+    assert.equal(parseConfig(['--demo-passwords', 'never'], {}).demoPasswords, 'never');
+    assert.equal(parseConfig([], { SWITCHBOARD_DEMO_PASSWORDS: 'anywhere' }).demoPasswords, 'anywhere');
+  });
+});
+
+describe('the demo-credentials warning (--demo-passwords anywhere)', () => {
   /** Starts a server on `host` and returns the warnings it logged while starting. */
   async function warningsAt(host: string, overrides: Partial<Config> = {}): Promise<string[]> {
     const lines: string[] = [];
@@ -83,7 +144,15 @@ describe('the demo-credentials warning', () => {
       },
     });
     const db = join(mkdtempSync(join(dir, 'warn-')), 'w.db');
-    const config: Config = { ...DEFAULTS, port: 0, host, db, clock: 'virtual', ...overrides };
+    const config: Config = {
+      ...DEFAULTS,
+      port: 0,
+      host,
+      db,
+      clock: 'virtual',
+      demoPasswords: 'anywhere',
+      ...overrides,
+    };
     const server = await startServer(config, pino({ level: 'warn' }, sink));
     await server.close();
     return lines.map((l) => JSON.parse(l) as { level: number; msg: string }).map((l) => l.msg);
@@ -103,6 +172,6 @@ describe('the demo-credentials warning', () => {
   test('names the user still on the demo password', async () => {
     const warnings = await warningsAt('0.0.0.0', { adminPassword: ADMIN });
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /demo credentials of operator:/);
+    assert.match(warnings[0], /demo credentials of operator: .*; set SWITCHBOARD_OPERATOR_PASSWORD$/);
   });
 });

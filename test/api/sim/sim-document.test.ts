@@ -15,8 +15,8 @@ type Doc = {
   components: { schemas: Record<string, unknown> };
 };
 
-/** DESIGN §4's table, the simulator's contract. */
-const DESIGN_OPERATIONS = [
+/** The simulator's contract (docs/decisions.md §1.9; every operation in docs/simulator.md). */
+const SIM_CONTRACT = [
   'POST /sim/v1/reset',
   'GET /sim/v1/state',
   'POST /sim/v1/pstn/calls',
@@ -36,12 +36,12 @@ const DESIGN_OPERATIONS = [
 ];
 
 describe('the simulator OpenAPI document', () => {
-  test('describes every operation of DESIGN §4, with the shared refusals', async () => {
+  test('describes every operation of the simulator’s contract, with the shared refusals', async () => {
     const doc = (await (await server.fetch('/openapi/simulator.json')).json()) as Doc;
     const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    for (const op of DESIGN_OPERATIONS) assert.ok(ops.includes(op), `${op} is documented`);
+    for (const op of SIM_CONTRACT) assert.ok(ops.includes(op), `${op} is documented`);
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         for (const status of ['401', '403', '4XX']) {

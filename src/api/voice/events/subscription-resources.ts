@@ -356,7 +356,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
             const set = sockets.newSet(socket, uuid(), ctx.principal.tenantId!);
             socket.sets.set(set.id, set);
             sockets.changed(socket.id);
-            // DESIGN §3.6: 200 (as the spec's sample shows) with a Location header.
+            // docs/decisions.md §1.6: 200 (as the spec's sample shows) with a Location header.
             return { entity: setEntity(set), status: 200, location: setHref(set) };
           },
         },

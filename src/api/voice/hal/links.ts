@@ -2,8 +2,8 @@ import type { Principal } from '../../../core/permissions.js';
 import type { Link } from './model.js';
 
 /**
- * Templated links (DESIGN §3.6): path variables the server knows for the requester (its tenantId,
- * its own extension) are filled; everything else stays a template, marked `templated: true`.
+ * Templated links (docs/decisions.md §1.6): path variables the server knows for the requester
+ * (its tenantId, its own extension) are filled; everything else stays a template, marked `templated: true`.
  */
 export function fillTemplate(
   template: string,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/** The voice API's RFC 9457 problem details (DESIGN §3.2), as documented and checked. */
+/** The voice API's RFC 9457 problem details (docs/decisions.md §1.2), as documented and checked. */
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'urn:switchboard:problem:<errorCode>' }),

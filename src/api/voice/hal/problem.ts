@@ -7,7 +7,7 @@ import {
 } from '../../../core/errors.js';
 import { LockedOutError } from '../../auth/index.js';
 
-/** RFC 9457 problem details of the voice API (DESIGN §3.2). */
+/** RFC 9457 problem details of the voice API (docs/decisions.md §1.2). */
 export const PROBLEM_JSON = 'application/problem+json';
 
 const STATUS: Record<ErrorKind, number> = {
