@@ -4,6 +4,7 @@ import { ccsApi } from '../api/ccs/plugin.js';
 import { clusterRoute } from '../api/cluster/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
+import { REQUEST_PRINCIPAL } from '../api/auth/request-principal.js';
 import { apiDocuments } from './api-documents.js';
 import { ccRuntime, simRuntime, voiceRuntime } from './api-runtimes.js';
 import { registerCors } from './cors.js';
@@ -45,6 +46,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
   closeConnectionsOnShutdown(app, Boolean(config.tls));
+  // Every request has the slot for its authenticated principal from the start: set later on an
+  // undecorated request, it would add a property (and a property store) to each request object.
+  app.decorateRequest(REQUEST_PRINCIPAL, undefined);
   // One root hook: the request id, nosniff and HSTS on every answer.
   guardFrontDoor(app, config);
   await registerCors(app, config.corsOrigins);

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metric } from 'prom-client';
+import { kRouteContext } from './fastify-internals.js';
 
 /**
  * Request counts and latencies by route and status, recorded where Fastify already reports
@@ -36,9 +36,6 @@ interface RouteSeries {
 }
 
 /** Fastify's per-route context: the public `routeOptions` getter builds a new object per call. */
-const { kRouteContext } = createRequire(import.meta.url)('fastify/lib/symbols.js') as {
-  kRouteContext: symbol;
-};
 type RouteConfig = { url?: string };
 type WithContext = { [kRouteContext]?: { config?: RouteConfig } };
 

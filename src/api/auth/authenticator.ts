@@ -70,7 +70,12 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   const shared = runtime.sharedLockouts;
   // A lock-out decided on any node also refuses credentials this node verified before.
   shared?.onLocked((k, until) => lockout.lockUntil(k, until));
-  /** Verified credentials by digest, and the digests of each principal (to drop them). */
+  /**
+   * Verified credentials by digest, and the digests of each principal (to drop them). A `Basic`
+   * header is keyed by its own digest, as the request hook computed it (no key is built per
+   * request); other credentials by the digest of `username NUL secret`. A header never contains
+   * NUL, so the two kinds never share a key.
+   */
   const cache = new Map<string, Principal>();
   const byPrincipal = new Map<string, Set<string>>();
   /** The verification running per (principal, IP), which the next one waits for. */
@@ -209,14 +214,14 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       return hit;
     },
     cachedBasic(digest, ip) {
-      const hit = cache.get(`basic:${digest}`);
+      const hit = cache.get(digest);
       if (hit) refuseIfLocked(hit.id, ip);
       return hit;
     },
     async verifyBasic(header, digest, ip) {
       const creds = parseBasic(header);
       if (!creds) return null;
-      return verifyCredentials(creds.username, creds.secret, ip, `basic:${digest}`);
+      return verifyCredentials(creds.username, creds.secret, ip, digest);
     },
   };
 }

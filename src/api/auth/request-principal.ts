@@ -8,6 +8,13 @@ import type { Principal } from '../../core/permissions.js';
 export const REQUEST_PRINCIPAL = Symbol('request principal');
 type Carrier = { [REQUEST_PRINCIPAL]?: Principal };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Decorated on every request by the server (src/server/app.ts), so no request changes shape. */
+    [REQUEST_PRINCIPAL]?: Principal;
+  }
+}
+
 export function notePrincipal(req: object, principal: Principal): void {
   (req as Carrier)[REQUEST_PRINCIPAL] = principal;
 }

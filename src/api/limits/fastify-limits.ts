@@ -31,9 +31,31 @@ export interface Limits {
 /**
  * The limits key of an authenticated client: its resolved principal and its address, per API
  * (a program using both APIs holds each API's allowance, as the two specifications each grant).
+ * Each key is made once and then found by its parts (strings whose hashes V8 keeps): a key built
+ * per request had to be joined, flattened and hashed again before the limiter's lookup.
  */
-export const clientOf = (api: 'voice' | 'cc', principalId: string, ip: string): string =>
-  `${api}\u0000${principalId}\u0000${ip}`;
+export function clientOf(api: 'voice' | 'cc', principalId: string, ip: string): string {
+  const byPrincipal = api === 'voice' ? keys.voice : keys.cc;
+  let key = byPrincipal.get(principalId)?.get(ip);
+  if (key !== undefined) return key;
+  if (++keys.made > KEYS_MAX) {
+    keys.voice.clear();
+    keys.cc.clear();
+    keys.made = 1;
+  }
+  let byIp = byPrincipal.get(principalId);
+  if (!byIp) byPrincipal.set(principalId, (byIp = new Map()));
+  byIp.set(ip, (key = `${api}\u0000${principalId}\u0000${ip}`));
+  return key;
+}
+
+/** Keys made so far, by principal then address; all are forgotten past `KEYS_MAX`. */
+const KEYS_MAX = 10_000;
+const keys = {
+  voice: new Map<string, Map<string, string>>(),
+  cc: new Map<string, Map<string, string>>(),
+  made: 0,
+};
 
 const shared = new WeakMap<object, Limits>();
 
