@@ -28,6 +28,12 @@ export const VOICE_OPENAPI: ApiDocumentInfo = {
     { name: 'navigation', description: 'The API root, the v1 root and relation documents.' },
     { name: 'calls', description: 'Live calls and call control.' },
     { name: 'events', description: 'Subscription sets that select events for a WebSocket.' },
+    {
+      name: 'webhooks',
+      description:
+        'URLs the selected events are POSTed to, signed, with a delivery log (beyond the spec; the ' +
+        'deliveries are described by /openapi/voice-webhooks.json).',
+    },
     { name: 'status', description: 'The current state behind the events.' },
     { name: 'directory', description: 'Tenants, extensions, users and locations.' },
     { name: 'enums', description: 'The enumerations of the API.' },

@@ -3,6 +3,7 @@ import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
 import type { EventJournal } from '../../continuity/index.js';
+import type { TrafficObserver } from '../../transport/traffic.js';
 import { identityOf } from '../../continuity/index.js';
 import type { AccountKind, SubscriptionIndex, SubscriptionSet } from '../events/subscriptions.js';
 import { DeliveryQueue, type RetryPolicy } from './delivery-queue.js';
@@ -74,6 +75,8 @@ export class WebhookRegistry {
     private readonly clock: Clock,
     readonly settings: WebhookSettings,
     private readonly log: { error(obj: object, msg: string): void },
+    /** Sees every delivery attempt (the contract tests). */
+    private readonly traffic?: TrafficObserver,
   ) {}
 
   /** Builds the stored webhooks again, with their pending deliveries queued in order. */
@@ -218,8 +221,10 @@ export class WebhookRegistry {
       'webhook-signature': this.secretsOf(hook)
         .map((secret) => sign(secret, messageId, timestamp, d.body))
         .join(' '),
+      'content-type': 'application/json',
       'user-agent': 'Switchboard-Webhooks/1',
     };
+    this.traffic?.frame('voice-webhooks', d.body, headers);
     return postOnce(new URL(hook.state.url), headers, d.body, {
       timeoutMs: this.settings.timeoutMs,
       allowPrivate: this.settings.allowPrivate,
