@@ -3,7 +3,7 @@
 // without it, on two Switchboard servers run in the same session, rounds alternating.
 //   resume on: >= 0.8 of resume off (frames/s and frames per server CPU-second), no frame lost.
 // Resume off is the fan-out of cc-fanout.bench.ts; its own budget is judged there.
-// Webhook deliveries per second are not measured: webhooks are not built (docs/events.md).
+// Webhook deliveries per second are measured by webhooks.bench.ts.
 import { bestOf, ccSupervisors, type FanRound, fanRound } from './cc-supervisors.js';
 import { fmt, Report } from './lib.js';
 import { closeHttp, closeSockets } from './ws-lib.js';

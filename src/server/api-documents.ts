@@ -19,9 +19,10 @@ export async function apiDocuments(app: FastifyInstance, { runtime }: { runtime:
 }
 
 /**
- * An AsyncAPI document's `servers` name the address this server listens on (`ws`, or `wss` with
- * TLS), so a client generated from it connects here. A server listening on every interface
- * (0.0.0.0, ::) is named by the host the client used to fetch the document.
+ * An AsyncAPI document's socket servers (`ws`) name the address this server listens on (`ws`, or
+ * `wss` with TLS), so a client generated from it connects here. A server listening on every
+ * interface (0.0.0.0, ::) is named by the host the client used to fetch the document. Other
+ * servers (a webhook's receiver) are not this one and stay as they are.
  */
 function withListeningAddress(doc: Record<string, unknown>, app: FastifyInstance, req: FastifyRequest) {
   const servers = doc.servers as Record<string, Record<string, unknown>> | undefined;
@@ -37,7 +38,9 @@ function withListeningAddress(doc: Record<string, unknown>, app: FastifyInstance
     servers: Object.fromEntries(
       Object.entries(servers).map(([name, s]) => [
         name,
-        { ...s, host, protocol, description: 'This Switchboard server (the address it listens on).' },
+        s.protocol === 'ws' || s.protocol === 'wss'
+          ? { ...s, host, protocol, description: 'This Switchboard server (the address it listens on).' }
+          : s,
       ]),
     ),
   };

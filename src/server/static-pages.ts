@@ -8,7 +8,8 @@ import type { Runtime } from './runtime.js';
 
 /**
  * `src/web` ships as-is (package.json "files"); this resolves from src/server (tsx) and from
- * dist/server (built) alike.
+ * dist/server (built) alike. Its pages are served as written, without templates, so their heads,
+ * top bars and sign-in rows repeat from page to page.
  */
 export const WEB_ROOT = fileURLToPath(new URL('../../src/web/', import.meta.url));
 

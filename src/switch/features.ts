@@ -26,6 +26,7 @@ export function hold(core: Core, leg: Leg): void {
   segment(core, leg.call, 'held', `Held by ${label(leg.party)}`, leg.party);
 }
 
+// The mirror of hold, kept apart: its own error, event and field names read better than flags.
 export function resume(core: Core, leg: Leg): void {
   const peer = talking(leg);
   if (!leg.holding) throw conflict('CALL_NOT_HELD', 'The call is not on hold');
@@ -60,6 +61,7 @@ export function transfer(core: Core, path: Leg, other: Leg): void {
   callEvent(core, path, 'transfer', fields);
   callEvent(core, transferee, 'transfer', fields);
   callEvent(core, target, 'transfer', fields);
+  // Rewires four legs (lifecycle's endLeg resets one): the user's two unhooked, their parties joined.
   held.peer = undefined;
   active.peer = undefined;
   held.holding = false;

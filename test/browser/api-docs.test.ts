@@ -112,6 +112,19 @@ describe('API documents pages', () => {
     assert.match(await text(page.locator('.events-channel h2')), /\/6\/v2\/sock/);
   });
 
+  test('events.html shows the webhook deliveries with their headers, and the voice socket’s resume query', async () => {
+    const page = await fx.page('/docs/events.html?doc=voice-webhooks');
+    await page.locator('main[aria-busy="false"]').waitFor();
+    assert.equal(await page.locator('.events-error').count(), 0);
+    const presence = page.locator('#message-presenceDelivery');
+    assert.match(await text(presence), /webhook-signature/);
+    assert.match(await text(presence), /deliveryId/);
+    assert.match(await text(page.locator('.events-operation')), /HTTP POST/);
+    const socket = await fx.page('/docs/events.html?doc=voice-events');
+    await socket.locator('main[aria-busy="false"]').waitFor();
+    assert.match(await text(socket.locator('.events-channel')), /after/);
+  });
+
   test('events.html names an unknown document', async () => {
     const page = await fx.page('/docs/events.html?doc=nothing');
     await page.locator('.events-error').waitFor();

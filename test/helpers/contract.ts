@@ -15,10 +15,16 @@ type Doc = Record<string, any>;
 interface LoadedDocs {
   ajv: Ajv2020;
   openapi: { name: string; doc: Doc }[];
-  /** Validators of the frames each socket sends. */
-  frames: Map<SocketChannel, { name: string; validate: ValidateFunction }[]>;
+  /** Validators of the messages each channel sends (payload, and headers where documented). */
+  frames: Map<SocketChannel, FrameValidator[]>;
   /** Validators by JSON reference (`voice#/paths/…/schema`). */
   compiled: Map<string, ValidateFunction>;
+}
+
+interface FrameValidator {
+  name: string;
+  validate: ValidateFunction;
+  headers?: ValidateFunction;
 }
 
 /** Compiled documents, shared by every server of a test file that publishes the same documents. */
@@ -32,12 +38,19 @@ function load(runtime: Runtime): LoadedDocs {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
   for (const d of docs) ajv.addSchema(d.doc, d.name);
-  const frames = new Map<SocketChannel, { name: string; validate: ValidateFunction }[]>();
+  const frames = new Map<SocketChannel, FrameValidator[]>();
   for (const d of docs.filter((x) => x.kind === 'asyncapi')) {
     const sends = (d.doc.operations?.serverSends?.messages ?? []) as { $ref: string }[];
-    const validators = sends.map((m) => {
+    const validators = sends.map((m): FrameValidator => {
       const name = m.$ref.split('/').pop()!;
-      return { name, validate: ajv.compile({ $ref: `${d.name}#/components/messages/${name}/payload` }) };
+      const at = `${d.name}#/components/messages/${name}`;
+      return {
+        name,
+        validate: ajv.compile({ $ref: `${at}/payload` }),
+        ...(d.doc.components.messages[name].headers
+          ? { headers: ajv.compile({ $ref: `${at}/headers` }) }
+          : {}),
+      };
     });
     frames.set(d.name as SocketChannel, validators);
   }
@@ -58,8 +71,12 @@ export class ContractChecker implements TrafficObserver {
   private runtime: Runtime | undefined;
   private loaded: LoadedDocs | undefined;
 
+  /** Frames sent before the server was bound (a restarted node's pending webhook deliveries). */
+  private early: Parameters<ContractChecker['frame']>[] = [];
+
   bind(runtime: Runtime): void {
     this.runtime = runtime;
+    for (const args of this.early.splice(0)) this.frame(...args);
   }
 
   private docs(): LoadedDocs {
@@ -205,7 +222,9 @@ export class ContractChecker implements TrafficObserver {
     return validate;
   }
 
-  frame(channel: SocketChannel, text: string): void {
+  /** A socket frame, or a webhook delivery with its headers, against the channel's messages. */
+  frame(channel: SocketChannel, text: string, headers?: Record<string, string>): void {
+    if (!this.runtime) return void this.early.push([channel, text, headers]);
     const candidates = this.docs().frames.get(channel);
     if (!candidates) return void this.violations.push(`${channel}: no AsyncAPI document`);
     let value: unknown;
@@ -214,8 +233,16 @@ export class ContractChecker implements TrafficObserver {
     } catch {
       return void this.violations.push(`${channel}: frame is not JSON: ${text.slice(0, 200)}`);
     }
-    if (!candidates.some((c) => c.validate(value))) {
-      this.violations.push(`${channel}: frame matches no message of the document: ${text.slice(0, 400)}`);
+    const match = candidates.find((c) => c.validate(value));
+    if (!match) {
+      return void this.violations.push(
+        `${channel}: frame matches no message of the document: ${text.slice(0, 400)}`,
+      );
+    }
+    if (!match.headers) return;
+    if (!headers || !match.headers(headers)) {
+      const why = headers ? this.docs().ajv.errorsText(match.headers.errors) : 'none sent';
+      this.violations.push(`${channel}: headers of ${match.name} do not match: ${why}`);
     }
   }
 

@@ -93,6 +93,7 @@ export const DialRequestSchema = Type.Object(
 );
 export type DialRequest = Static<typeof DialRequestSchema>;
 
+// A union selected by one field, like TokenRequest (oauth-schemas.ts): the same shape, other requests.
 export const ExtensionRequestSchema = Type.Union([UpdateAgentStateRequestSchema, DialRequestSchema], {
   $id: 'ExtensionRequest',
   description: 'Selected by `request`.',

@@ -24,6 +24,7 @@ export const RefreshGrantRequestSchema = Type.Object(
 );
 export type RefreshGrantRequest = Static<typeof RefreshGrantRequestSchema>;
 
+// A union selected by one field, like ExtensionRequest (agent-schemas.ts): the same shape, other requests.
 export const TokenRequestSchema = Type.Union([PasswordGrantRequestSchema, RefreshGrantRequestSchema], {
   $id: 'TokenRequest',
   description: 'JSON or `application/x-www-form-urlencoded`; the grant is selected by `grant_type`.',

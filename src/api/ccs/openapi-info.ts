@@ -42,6 +42,7 @@ export const CC_OPENAPI: ApiDocumentInfo = {
     { name: 'calls', description: 'Call listing, search and control.' },
     { name: 'events', description: 'The event WebSocket.' },
   ],
+  // Shaped like the voice and simulator documents' info (ApiDocumentInfo); the values are this API's.
   notFound: {
     description: 'The answer to a request under /6/v2 that matches no path and method of this document.',
     schema: NotFoundBodySchema,

@@ -16,6 +16,7 @@ import { badRequest, notFoundError } from './errors.js';
 import * as render from './render.js';
 import { isTimeZone, parseLocal } from './tenant-time.js';
 
+// One ccRoute per spec endpoint (as routes-tenants.ts): the declarations share a shape, not logic.
 const TAGS = ['calls'];
 const INVALID_CALL_ID = 'Invalid call id';
 

@@ -27,6 +27,7 @@ import {
   UuidAnswerSchema,
 } from './tenant-schemas.js';
 
+// One ccRoute per spec endpoint (as routes-calls.ts): the declarations share a shape, not logic.
 const TAGS = ['tenants'];
 
 /** Tenant administration: endpoints 1-14 of the spec. */

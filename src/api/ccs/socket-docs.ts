@@ -22,6 +22,10 @@ import {
 
 export const CC_EVENTS_DOCUMENT = 'contact-center-events';
 
+/** The ids of the resume examples. */
+const SESSION = 'c3b9f0a1-5d2e-4f6a-9b8c-7d1e2f3a4b5c';
+const TENANT = '7d1f2e3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a';
+
 const CATEGORY_PERMISSION = {
   agent: 'Agent Events',
   call: 'Call Events',
@@ -39,6 +43,14 @@ export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
     examples: [
       { name: 'connect', payload: { request: 'connect', token: '<access token>' } },
       { name: 'resumable', payload: { request: 'connect', token: '<access token>', resume: true } },
+      {
+        name: 'resume a session',
+        payload: {
+          request: 'connect',
+          token: '<access token>',
+          resume: { session: SESSION, after: { [TENANT]: 42 } },
+        },
+      },
     ],
   },
   {
@@ -56,11 +68,46 @@ export const EVENT_SOCKET_MESSAGES: readonly MessageDoc[] = [
       'The token is valid; events follow. With `resume` (docs/events.md): the session, whether it resumed, and the sequences.',
     payload: ConnectAcceptedSchema,
     action: 'send',
+    examples: [
+      { name: 'connected', payload: { response: 'connect', success: true } },
+      {
+        name: 'a new resumable session',
+        payload: {
+          response: 'connect',
+          success: true,
+          session: SESSION,
+          resumed: false,
+          sequences: { [TENANT]: 41 },
+        },
+      },
+      {
+        name: 'resumed: the subscription, then every missed event, then the live stream',
+        payload: {
+          response: 'connect',
+          success: true,
+          session: SESSION,
+          resumed: true,
+          sequences: { [TENANT]: 42 },
+        },
+      },
+      {
+        name: 'resume failed: a new session without a subscription; read the state again',
+        payload: {
+          response: 'connect',
+          success: true,
+          session: 'e6f1a2b3-4c5d-4e6f-8a7b-9c0d1e2f3a4b',
+          resumed: false,
+          sequences: { [TENANT]: 57 },
+          reason: 'expired',
+        },
+      },
+    ],
   },
   {
     name: 'connectRefused',
     title: 'Connect refused',
-    summary: 'The token is not valid, or the client holds too many sockets; the socket closes.',
+    summary:
+      'The token is not valid, the client holds too many sockets, or `resume` is malformed; the socket closes.',
     payload: ConnectRefusedSchema,
     action: 'send',
   },
@@ -137,7 +184,11 @@ export function documentEventSocket(app: FastifyInstance, runtime: CcRuntime): v
           'The contact-center event socket. Send `connect` with an access token first (within the ' +
           'connect time-out, 10 s by default); then every event the user may see arrives: agent events ' +
           'with Agent Events, call events with Call Events, inbound-queue events with Inbound Queue ' +
-          "Events, for the user's tenant (telco users: every tenant). `subscribe` narrows the stream.",
+          "Events, for the user's tenant (telco users: every tenant). `subscribe` narrows the stream. " +
+          'Opt-in: `connect` with `resume: true` opens a resumable session (the answer names it and ' +
+          'each tenant’s last `sequence`; every event then carries its `sequence`); `connect` with ' +
+          '`resume: {session, after}` within the grace period gives back the subscription and every ' +
+          'missed event, or says why not (docs/events.md).',
         address: '/6/v2/sock',
         channelDescription:
           'One socket per client (user and address) by default; closed after the idle time without traffic.',

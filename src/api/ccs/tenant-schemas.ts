@@ -247,6 +247,7 @@ export const TenantProductRequestSchema = Type.Union([AddProductRequestSchema, D
 });
 export type TenantProductRequest = Static<typeof TenantProductRequestSchema>;
 
+// The limits an update (endpoint 13) may change: a subset of LIMIT_NAMES; an update leaves the rest.
 export const LIMIT_FIELDS = [
   'rec_extn_limit',
   'monitor_ext_limit',
@@ -255,7 +256,7 @@ export const LIMIT_FIELDS = [
   'group_agent_limit',
   'chat_licenses',
   'multimedia_licenses',
-] as const;
+] as const satisfies readonly (typeof LIMIT_NAMES)[number][];
 
 export const TenantUpdateRequestSchema = Type.Object(
   {

@@ -203,6 +203,14 @@ function plain(s: TSchema): TSchema {
   return rest as TSchema;
 }
 
+/** HTTP Basic as a document's one security scheme, required by every operation (voice, simulator). */
+export const basicSecurity = (
+  description: string,
+): Pick<ApiDocumentInfo, 'securitySchemes' | 'security'> => ({
+  securitySchemes: { basic: { type: 'http', scheme: 'basic', description } },
+  security: [{ basic: [] }],
+});
+
 /** Deep copy where every schema with a `$id` goes to components once and becomes a `$ref`. */
 export function hoist(schema: unknown, components: Record<string, unknown>): unknown {
   if (Array.isArray(schema)) return schema.map((s) => hoist(s, components));

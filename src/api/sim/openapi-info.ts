@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiDocumentInfo } from '../schema/openapi.js';
+import { type ApiDocumentInfo, basicSecurity } from '../schema/openapi.js';
 import examples from './openapi-examples.json' with { type: 'json' };
 import { SimErrorSchema } from './sim-schemas.js';
 
@@ -13,16 +13,10 @@ export const SIM_OPENAPI: ApiDocumentInfo = {
     'drive. On by default, off with `--no-sim`. Every failure is `{"error": {"code", "message"}}`.',
   defaultContentType: 'application/json',
   examples,
-  securitySchemes: {
-    basic: {
-      type: 'http',
-      scheme: 'basic',
-      description:
-        'Basic authentication of an unscoped telco administrator (SystemManagement or ' +
-        'TenantBasicOrAdvanceManagement), e.g. the demo `admin:admin`.',
-    },
-  },
-  security: [{ basic: [] }],
+  ...basicSecurity(
+    'Basic authentication of an unscoped telco administrator (SystemManagement or ' +
+      'TenantBasicOrAdvanceManagement), e.g. the demo `admin:admin`.',
+  ),
   tags: [
     { name: 'control', description: 'Reset, the state snapshot, the clock and text-message counting.' },
     { name: 'devices', description: 'What a phone does: answer, hang up, dial, send DTMF, log in and out.' },

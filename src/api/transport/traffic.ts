@@ -13,16 +13,17 @@ export interface ObservedResponse {
   body: string;
 }
 
-/** The event sockets whose frames can be observed. */
-export type SocketChannel = 'voice-events' | 'contact-center-events';
+/** The event channels whose messages can be observed: the two sockets and the webhook POSTs. */
+export type SocketChannel = 'voice-events' | 'contact-center-events' | 'voice-webhooks';
 
 /**
- * Sees every JSON response and every frame a socket sends. The contract tests install one to
- * check all traffic against the published OpenAPI and AsyncAPI documents; production has none.
+ * Sees every JSON response, every frame a socket sends and every webhook delivery (body and
+ * headers). The contract tests install one to check all traffic against the published OpenAPI
+ * and AsyncAPI documents; production has none.
  */
 export interface TrafficObserver {
   response(r: ObservedResponse): void;
-  frame(channel: SocketChannel, text: string): void;
+  frame(channel: SocketChannel, text: string, headers?: Record<string, string>): void;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import examples from './openapi-examples.json' with { type: 'json' };
-import type { ApiDocumentInfo } from '../schema/openapi.js';
+import { type ApiDocumentInfo, basicSecurity } from '../schema/openapi.js';
 import { PROBLEM_JSON } from './hal/problem.js';
 import { ProblemSchema } from './hal/problem-schema.js';
 
@@ -15,19 +15,19 @@ export const VOICE_OPENAPI: ApiDocumentInfo = {
     'WebSocket /api/ws, described by the AsyncAPI document /openapi/voice-events.json.',
   defaultContentType: 'application/hal+json',
   examples,
-  securitySchemes: {
-    basic: {
-      type: 'http',
-      scheme: 'basic',
-      description:
-        'Basic authentication with a username (telco user, `<ext>@<tenantId>`, or a tenant user) and password or PIN.',
-    },
-  },
-  security: [{ basic: [] }],
+  ...basicSecurity(
+    'Basic authentication with a username (telco user, `<ext>@<tenantId>`, or a tenant user) and password or PIN.',
+  ),
   tags: [
     { name: 'navigation', description: 'The API root, the v1 root and relation documents.' },
     { name: 'calls', description: 'Live calls and call control.' },
     { name: 'events', description: 'Subscription sets that select events for a WebSocket.' },
+    {
+      name: 'webhooks',
+      description:
+        'URLs the selected events are POSTed to, signed, with a delivery log (beyond the spec; the ' +
+        'deliveries are described by /openapi/voice-webhooks.json).',
+    },
     { name: 'status', description: 'The current state behind the events.' },
     { name: 'directory', description: 'Tenants, extensions, users and locations.' },
     { name: 'enums', description: 'The enumerations of the API.' },

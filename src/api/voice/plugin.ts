@@ -12,6 +12,7 @@ import { subscriptionResources } from './events/subscription-resources.js';
 import { SubscriptionIndex } from './events/subscriptions.js';
 import { webhookResources } from './webhooks/webhook-resources.js';
 import { WebhookRegistry, webhookSettings } from './webhooks/webhook-registry.js';
+import { registerWebhooksDocument } from './webhooks/webhook-document.js';
 import { VoiceSockets } from './events/voice-sockets.js';
 import { registerVoiceEventsDocument } from './events/voice-events-document.js';
 import { registerEventSocket } from './events/websocket-route.js';
@@ -53,6 +54,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
     webhookSettings(runtime.config),
     app.log,
     runtime.membership,
+    runtime.traffic,
   );
   await webhooks.load();
   // The demo world has no webhooks (and the reset clock drops their retry timers).
@@ -87,6 +89,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   });
   registerEventSocket(app, runtime, sockets, continuity);
   registerVoiceEventsDocument(runtime.docs);
+  registerWebhooksDocument(runtime.docs);
   registerResources(
     app,
     mergeByPath([

@@ -1,3 +1,4 @@
+// The types of the port, a subset of those switch.ts imports: the API names only what it drives.
 import type {
   CallRequestCommand,
   LegSummary,

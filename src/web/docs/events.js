@@ -1,6 +1,6 @@
-// A readable view of one AsyncAPI 3 document this server publishes (?doc=voice-events or
-// ?doc=contact-center-events): its channel, operations and every message with its payload schema,
-// $refs resolved. Built with DOM calls and textContent only (the CSP allows no inline script).
+// A readable view of one AsyncAPI 3 document this server publishes (?doc=voice-events,
+// ?doc=contact-center-events, ?doc=voice-webhooks): its channel, operations and every message with
+// its headers and payload schema, $refs resolved. Built with DOM calls and textContent only (the CSP allows no inline script).
 (async () => {
   const main = document.getElementById('asyncapi');
   const toc = document.getElementById('toc');
@@ -66,6 +66,9 @@
         el('section', { className: 'events-channel', id: `channel-${id}` }, [
           el('h2', {}, 'Channel ', el('code', {}, channel.address ?? id)),
           prose(channel.description),
+          ...(channel.bindings?.ws?.query
+            ? [el('h3', {}, 'Query of the upgrade'), schemaView(doc, channel.bindings.ws.query, new Set())]
+            : []),
         ]),
       );
     }
@@ -122,7 +125,13 @@
   function operation(doc, id, op) {
     return el('section', { className: 'events-operation', id: `operation-${id}` }, [
       el('h3', {}, op.title ?? id, ' ', badge(op.action)),
-      el('p', {}, ACTIONS[op.action] ?? ''),
+      el(
+        'p',
+        {},
+        op.bindings?.http
+          ? `Switchboard sends these as HTTP ${op.bindings.http.method} requests.`
+          : (ACTIONS[op.action] ?? ''),
+      ),
       prose(op.summary),
       prose(op.description),
       el(
@@ -169,6 +178,7 @@
         { className: 'events-meta' },
         `Content type: ${m.contentType ?? doc.defaultContentType ?? 'unknown'}`,
       ),
+      ...(m.headers ? [el('h4', {}, 'Headers'), schemaView(doc, m.headers, new Set())] : []),
       el('h4', {}, 'Payload'),
       schemaView(doc, m.payload ?? {}, new Set()),
       ...(examples.length
@@ -177,6 +187,7 @@
             ...examples.map((x) =>
               el('figure', { className: 'events-example' }, [
                 x.name ? el('figcaption', {}, x.name) : null,
+                x.headers ? el('pre', {}, JSON.stringify(x.headers, null, 2)) : null,
                 el('pre', {}, JSON.stringify(x.payload, null, 2)),
               ]),
             ),

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import type { TestServer } from '../../helpers/server.js';
+import type { Config } from '../../../src/server/config.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 export const BASE = '/6/v2/api';
 
@@ -47,6 +48,14 @@ export class CcClient {
 }
 
 /** An event socket that has connected with the token and collects every frame. */
+/** A test server and the contact-center client of Acme's tenant admin (100@1001) on it. */
+export async function serverWithAcmeAdmin(
+  overrides: Partial<Config> = {},
+): Promise<{ server: TestServer; acmeAdmin: CcClient }> {
+  const server = await startTestServer(overrides);
+  return { server, acmeAdmin: await CcClient.login(server, '100@1001') };
+}
+
 export async function openEventSocket(server: TestServer, token: string) {
   const ws = new WebSocket(`${server.httpUrl.replace(/^http/, 'ws')}/6/v2/sock`);
   const frames: any[] = [];

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, sim } from './cc-client.js';
+import type { TestServer } from '../../helpers/server.js';
+import { CcClient, serverWithAcmeAdmin, sim } from './cc-client.js';
 
 const BOB = '101@1001:1234';
 const ACME = DEMO.acme.ccUuid;
@@ -17,10 +17,7 @@ const phone = (n: string) => DEMO.deviceId(1001, n);
 describe('live calls between agents in the contact-center call list', () => {
   let server: TestServer;
   let acmeAdmin: CcClient;
-  before(async () => {
-    server = await startTestServer();
-    acmeAdmin = await CcClient.login(server, '100@1001');
-  });
+  before(async () => ({ server, acmeAdmin } = await serverWithAcmeAdmin()));
   after(() => server.stop());
   beforeEach(() => server.runtime.resetToDemo());
 

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, openEventSocket, sim } from './cc-client.js';
+import type { TestServer } from '../../helpers/server.js';
+import { CcClient, openEventSocket, serverWithAcmeAdmin, sim } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
@@ -18,10 +18,7 @@ const SALES_DID = '+15555550150';
 describe('contact-center events from real scenarios', () => {
   let server: TestServer;
   let acmeAdmin: CcClient;
-  before(async () => {
-    server = await startTestServer();
-    acmeAdmin = await CcClient.login(server, '100@1001');
-  });
+  before(async () => ({ server, acmeAdmin } = await serverWithAcmeAdmin()));
   after(() => server.stop());
 
   const setState = async (name: string, ...exts: string[]) => {

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { CcClient } from './cc-client.js';
-import { type RecordingSocket, record } from '../../helpers/resume.js';
+import { drop, type RecordingSocket, record } from '../../helpers/resume.js';
 
 const ACME = DEMO.extensionUuid(1001, '103');
 
@@ -27,21 +30,23 @@ const close = async (sock: RecordingSocket) => {
   await sock.closed;
 };
 
+let away = false;
+/** Agent 103 changes state (Away ↔ Ready): one agent_state_changed each. */
+async function toggleOf(admin: CcClient, n: number) {
+  for (let i = 0; i < n; i++) {
+    away = !away;
+    const r = await admin.post(`extensions/${ACME}`, {
+      request: 'updateAgentState',
+      name: away ? 'Meeting' : 'Ready',
+    });
+    assert.equal(r.status, 200);
+  }
+}
+
 describe('contact-center socket: resume', () => {
   let s: TestServer;
   let admin: CcClient;
-  let away = false;
-  /** Agent 103 changes state (Away ↔ Ready): one agent_state_changed each. */
-  const toggle = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      away = !away;
-      const r = await admin.post(`extensions/${ACME}`, {
-        request: 'updateAgentState',
-        name: away ? 'Meeting' : 'Ready',
-      });
-      assert.equal(r.status, 200);
-    }
-  };
+  const toggle = (n: number) => toggleOf(admin, n);
   before(async () => {
     s = await startTestServer();
     admin = await CcClient.login(s, '100@1001');
@@ -151,5 +156,62 @@ describe('contact-center socket: resume', () => {
     const { sock, answer } = await connect(s, admin.token, { session: 'x', after: 3 });
     assert.deepEqual(answer, { response: 'connect', success: false, reason: 'Invalid resume' });
     await sock.closed;
+  });
+});
+
+describe('contact-center socket: resume across a restart of the node', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-cc-resume-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('events missed before the restart are replayed by the restarted node, with the subscription', async () => {
+    const db = join(dir, 'resume.db');
+    const first = await startTestServer({ db });
+    away = false; // a new demo world: agent 103 is Ready
+    const admin = await CcClient.login(first, '100@1001');
+    const { sock, answer } = await connect(first, admin.token, true);
+    const [tenant] = Object.keys(answer.sequences);
+    sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['agent_state_changed'] }));
+    await sock.waitFor(2);
+    await toggleOf(admin, 2);
+    await sock.waitFor(4);
+    const last = events(sock).at(-1)!.sequence as number;
+    await drop(sock);
+    await toggleOf(admin, 3);
+    await first.stop();
+
+    const second = await startTestServer({ db });
+    try {
+      const again = await connect(second, (await CcClient.login(second, '100@1001')).token, {
+        session: answer.session,
+        after: { [tenant]: last },
+      });
+      assert.equal(again.answer.resumed, true);
+      assert.equal(again.answer.session, answer.session);
+      await again.sock.waitFor(1 + 3);
+      const missed = events(again.sock);
+      assert.ok(
+        missed.every((f) => f.event === 'agent_state_changed'),
+        'the subscription came back',
+      );
+      const seqs = missed.map((f) => f.sequence as number);
+      assert.ok(seqs[0] > last, 'nothing processed comes again');
+      for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i] > seqs[i - 1], 'in order, once');
+      // The stream goes on after the restart: a new event is later than every replayed one.
+      const admin2 = await CcClient.login(second, '100@1001');
+      const r = await admin2.post(`extensions/${ACME}`, { request: 'updateAgentState', name: 'Break' });
+      assert.equal(r.status, 200);
+      await again.sock.waitFor(1 + 4);
+      assert.ok((events(again.sock).at(-1)!.sequence as number) > seqs.at(-1)!, 'never reused');
+      assert.deepEqual(
+        events(again.sock).map(
+          (f) => (f.data as { agent_state: { state: { name: string } } }).agent_state.state.name,
+        ),
+        ['Meeting', 'Ready', 'Meeting', 'Break'],
+        'the three missed, then the live one: none lost, none twice',
+      );
+      await close(again.sock);
+    } finally {
+      await second.stop();
+    }
   });
 });

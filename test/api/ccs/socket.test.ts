@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { CcClient, openEventSocket, sim } from './cc-client.js';
+import { CcClient, openEventSocket, serverWithAcmeAdmin, sim } from './cc-client.js';
 
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
 
@@ -20,10 +20,7 @@ function rawSocket(server: TestServer) {
 describe('the contact-center event socket', () => {
   let server: TestServer;
   let acmeAdmin: CcClient;
-  before(async () => {
-    server = await startTestServer({ wsConnectTimeoutMs: 300 });
-    acmeAdmin = await CcClient.login(server, '100@1001');
-  });
+  before(async () => ({ server, acmeAdmin } = await serverWithAcmeAdmin({ wsConnectTimeoutMs: 300 })));
   after(() => server.stop());
 
   test('a bad token is refused and the socket closed', async () => {

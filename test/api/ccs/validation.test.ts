@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { BASE, CcClient, openEventSocket } from './cc-client.js';
+import type { TestServer } from '../../helpers/server.js';
+import { BASE, CcClient, openEventSocket, serverWithAcmeAdmin } from './cc-client.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
@@ -10,10 +10,7 @@ const ext = (n: string) => DEMO.extensionUuid(1001, n);
 describe('contact-center request validation from the documented schemas', () => {
   let server: TestServer;
   let acmeAdmin: CcClient;
-  before(async () => {
-    server = await startTestServer();
-    acmeAdmin = await CcClient.login(server, '100@1001');
-  });
+  before(async () => ({ server, acmeAdmin } = await serverWithAcmeAdmin()));
   after(() => server.stop());
 
   test('a bad body answers 400 with a reason naming the field', async () => {

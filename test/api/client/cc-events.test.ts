@@ -3,11 +3,19 @@ import { describe, test } from 'node:test';
 import { CcClient, type CcEvent } from '../../../packages/client/src/index.js';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { sim } from '../ccs/cc-client.js';
-import { clientTestBed, dropServerSockets, nextMatching, when } from './client-helpers.js';
+import {
+  clientTestBed,
+  dropServerSockets,
+  FAST_RECONNECT,
+  KEEP_ALIVE,
+  nextMatching,
+  QUIET_SOCKET,
+  stopAnswering,
+  when,
+} from './client-helpers.js';
 
 const ACME = DEMO.acme.ccUuid;
 const ext = (n: string) => DEMO.extensionUuid(1001, n);
-const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };
 
 /** Resolves with the first event of the stream that matches. */
 function nextEvent(
@@ -139,12 +147,7 @@ describe('contact-center keep-alive against a server with a short idle time-out'
   const bed = clientTestBed(CcClient, { wsIdleMs: 600 });
 
   test('the subscription is repeated within the idle time-out, and the server answers it', async () => {
-    const client = new CcClient({
-      url: bed.server.httpUrl,
-      username: '100@1001',
-      password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600 },
-    });
+    const client = bed.client('100@1001', { socket: KEEP_ALIVE });
     try {
       const stream = await client.events();
       let disconnects = 0;
@@ -164,24 +167,13 @@ describe('contact-center keep-alive against a server with a short idle time-out'
   });
 
   test('a socket that stops answering is closed gracefully and opened again', async () => {
-    const client = new CcClient({
-      url: bed.server.httpUrl,
-      username: '101@1001',
-      password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT, resume: false },
-    });
+    const client = bed.client('101@1001', { socket: QUIET_SOCKET });
     try {
       const stream = await client.events();
-      const side = bed.sockets.at(-1)!;
-      const attempts: unknown[] = [];
-      stream.on('reconnecting', ({ error }) => attempts.push(error));
-      const serverClosed = when<{ code: number; reason: string }>(
-        (done) => side.ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
-        'the close frame at the server',
+      const { side, attempts, serverClosed, reconnected } = stopAnswering<{ reconnect: boolean }>(
+        bed.sockets,
+        stream,
       );
-      const reconnected = when<{ reconnect: boolean }>((done) => stream.on('connected', done), 'reconnect');
-      // The server still reads (close frames too) but answers nothing.
-      side.ws.removeAllListeners('message');
       assert.deepEqual(await serverClosed, { code: 1000, reason: 'no answer to keep-alive' });
       assert.deepEqual(await reconnected, { reconnect: true });
       // The old socket was gone before the new one connected: no "Too many connections".

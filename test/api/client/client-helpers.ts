@@ -112,3 +112,37 @@ export function clientTestBed<O extends ClientLogin, C extends { close(): Promis
   };
   return bed;
 }
+
+/** Reconnects quickly, so a test sees the next socket soon. */
+export const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };
+
+/** Keep-alive every 100 ms against the 600 ms idle time-out of the keep-alive suites' servers. */
+export const KEEP_ALIVE = { keepAliveMs: 100, serverIdleTimeoutMs: 600 };
+
+/**
+ * Socket options of the tests that let a socket go quiet: KEEP_ALIVE, fast reconnects, and no
+ * resume (a new socket, as a client without resume sees it).
+ */
+export const QUIET_SOCKET = { ...KEEP_ALIVE, reconnect: FAST_RECONNECT, resume: false };
+
+/**
+ * The server side of a stream's newest socket stops answering: it still reads (close frames too)
+ * but sends nothing, keep-alive answers included. Resolves how the server saw the socket close,
+ * the stream's next `connected`, and collects the errors of its reconnect attempts.
+ */
+export function stopAnswering<I>(
+  sockets: ServerSocket[],
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  stream: { on(name: 'reconnecting' | 'connected', listener: (info: any) => void): () => void },
+) {
+  const side = sockets.at(-1)!;
+  const attempts: unknown[] = [];
+  stream.on('reconnecting', ({ error }) => attempts.push(error));
+  const serverClosed = when<{ code: number; reason: string }>(
+    (done) => side.ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
+    'the close frame at the server',
+  );
+  const reconnected = when<I>((done) => stream.on('connected', done), 'reconnect');
+  side.ws.removeAllListeners('message');
+  return { side, attempts, serverClosed, reconnected };
+}

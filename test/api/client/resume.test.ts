@@ -3,9 +3,7 @@ import { describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { type CcEvent, CcClient, type VoiceEvent, VoiceClient } from '../../../packages/client/src/index.js';
 import { presence } from '../../helpers/resume.js';
-import { clientTestBed, dropServerSockets, when } from './client-helpers.js';
-
-const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };
+import { clientTestBed, dropServerSockets, FAST_RECONNECT, when } from './client-helpers.js';
 
 /** Waits (bounded, real time) until `list` holds `n` items. */
 async function until<T>(list: T[], n: number, what: string): Promise<T[]> {

@@ -7,9 +7,16 @@ import {
   VoiceClient,
   type VoiceUpdate,
 } from '../../../packages/client/src/index.js';
-import { clientTestBed, dropServerSockets, nextMatching, when } from './client-helpers.js';
-
-const FAST_RECONNECT = { initialDelayMs: 20, maxDelayMs: 200 };
+import {
+  clientTestBed,
+  dropServerSockets,
+  FAST_RECONNECT,
+  KEEP_ALIVE,
+  nextMatching,
+  QUIET_SOCKET,
+  stopAnswering,
+  when,
+} from './client-helpers.js';
 
 const byAccount = (list: PresenceStatus[]) =>
   Object.fromEntries(list.map((p) => [p.accountId, p.callActivity]));
@@ -106,12 +113,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
   const bed = clientTestBed(VoiceClient, { wsIdleMs: 600 });
 
   test('a short text every keepAliveMs, echoed by the server, keeps the socket open', async () => {
-    const client = new VoiceClient({
-      url: bed.server.httpUrl,
-      username: '100@1001',
-      password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600 },
-    });
+    const client = bed.client('100@1001', { socket: KEEP_ALIVE });
     try {
       const stream = await client.events();
       const id = stream.webSocketId;
@@ -132,25 +134,15 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
   });
 
   test('a dead socket is closed gracefully: the server frees the slot and the new socket is admitted', async () => {
-    const client = new VoiceClient({
-      url: bed.server.httpUrl,
-      username: '103@1001',
-      password: '1234',
-      socket: { keepAliveMs: 100, serverIdleTimeoutMs: 600, reconnect: FAST_RECONNECT, resume: false },
-    });
+    const client = bed.client('103@1001', { socket: QUIET_SOCKET });
     try {
       const stream = await client.events();
       const first = stream.webSocketId;
-      const side = bed.sockets.at(-1)!;
-      const attempts: unknown[] = [];
-      stream.on('reconnecting', ({ error }) => attempts.push(error));
-      const serverClosed = when<{ code: number; reason: string }>(
-        (done) => side.ws.once('close', (code, reason) => done({ code, reason: String(reason) })),
-        'the close frame at the server',
+      // No echo of keep-alives any more.
+      const { attempts, serverClosed, reconnected } = stopAnswering<{ webSocketId: string }>(
+        bed.sockets,
+        stream,
       );
-      const reconnected = when<{ webSocketId: string }>((done) => stream.on('connected', done), 'reconnect');
-      // The server still reads (close frames too) but no longer answers: no echo of keep-alives.
-      side.ws.removeAllListeners('message');
       assert.deepEqual(await serverClosed, { code: 1000, reason: 'no answer to keep-alive' });
       const info = await reconnected;
       assert.notEqual(info.webSocketId, first);
@@ -166,13 +158,7 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       url: bed.server.httpUrl,
       username: '102@1001',
       password: '1234',
-      socket: {
-        keepAliveMs: 100,
-        serverIdleTimeoutMs: 600,
-        closeTimeoutMs: 50,
-        reconnect: FAST_RECONNECT,
-        resume: false,
-      },
+      socket: { ...QUIET_SOCKET, closeTimeoutMs: 50 },
     });
     try {
       const stream = await client.events();

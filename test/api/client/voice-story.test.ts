@@ -11,6 +11,7 @@ import {
   type VoiceEventStream,
 } from '../../../packages/client/src/index.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import * as frames from '../voice/story-frames.js';
 import { simAnswer } from '../voice/voice-helpers.js';
 
 let s: TestServer;
@@ -105,44 +106,12 @@ describe('a CTI story over links only (@switchboard/client)', () => {
     const carolCall = carolList[0]!.callId;
     assert.equal(carolList[0]!.smdrCallId, smdr1);
     let f = await sock.after(0, 4);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'dial',
-        observedParty: '101@1001',
-        callId: bobLeg1,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        dialingDeviceId: bobPhone,
-      },
-      {
-        event: 'offer',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        dialedDigits: '102',
-        callingName: 'Bob Brown',
-      },
-      {
-        event: 'ringing',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        ringingDeviceId: carolPhone,
-      },
-      { event: 'ringback', observedParty: '101@1001', callId: bobLeg1, smdrCallId: smdr1 },
-    ]);
+    assert.deepEqual(f.map(shape), frames.dialed({ bobLeg1, carolLeg, smdr1, bobPhone, carolPhone }));
     assert.ok(f.every((x) => x.subscriptionSetId === setId));
 
     await simAnswer(s, carolPhone);
     f = await sock.after(4, 2);
-    const answered = { answeringParty: '102@1001', answeringDeviceId: carolPhone, smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'answer', observedParty: '102@1001', callId: carolLeg, ...answered },
-      { event: 'answer', observedParty: '101@1001', callId: bobLeg1, ...answered },
-    ]);
+    assert.deepEqual(f.map(shape), frames.answered({ bobLeg1, carolLeg, smdr1, carolPhone }));
     const connected = await bob.calls.resource(call1.callId);
     assert.equal(connected.callState, 'connected');
     assert.deepEqual(connected.callParties, [
@@ -154,20 +123,12 @@ describe('a CTI story over links only (@switchboard/client)', () => {
     // 6a. Hold and resume.
     await bob.calls.hold(call1.callId, '101@1001');
     f = await sock.after(6, 2);
-    const holdFields = { holdingParty: '101@1001', heldParty: '102@1001', smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'hold', observedParty: '101@1001', callId: bobLeg1, ...holdFields },
-      { event: 'hold', observedParty: '102@1001', callId: carolLeg, ...holdFields },
-    ]);
+    assert.deepEqual(f.map(shape), frames.held({ bobLeg1, carolLeg, smdr1 }));
     assert.equal((await bob.calls.get(call1.callId)).callState, 'held');
     assert.equal((await carol.calls.get(carolCall)).callState, 'remoteHeld');
     await bob.calls.resume(call1.callId, '101@1001');
     f = await sock.after(8, 2);
-    const resumeFields = { resumingParty: '101@1001', heldParty: '102@1001', smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'resume', observedParty: '101@1001', callId: bobLeg1, ...resumeFields },
-      { event: 'resume', observedParty: '102@1001', callId: carolLeg, ...resumeFields },
-    ]);
+    assert.deepEqual(f.map(shape), frames.resumed({ bobLeg1, carolLeg, smdr1 }));
     assert.equal((await bob.calls.get(call1.callId)).callState, 'connected');
 
     // 6b. Transfer: hold Carol, consult Dan, transfer Carol to Dan.
@@ -191,73 +152,14 @@ describe('a CTI story over links only (@switchboard/client)', () => {
     assert.equal((await bob.calls.list()).length, 2);
     await bob.calls.transfer(call2.callId, '101@1001', String(bobLeg1));
     f = await sock.after(15, 4);
-    const transferFields = {
-      transferringParty: '101@1001',
-      transferee: '102@1001',
-      transferTarget: '103@1001',
-    };
-    assert.deepEqual(f.map(shape), [
-      { event: 'transfer', observedParty: '101@1001', callId: bobLeg2, smdrCallId: smdr2, ...transferFields },
-      {
-        event: 'transfer',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        ...transferFields,
-      },
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg1,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        endingParty: '101@1001',
-        endReason: 'transferred',
-        callDuration: 'PT0S',
-      },
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg2,
-        smdrCallId: smdr2,
-        from: '101',
-        to: '103',
-        endingParty: '101@1001',
-        endReason: 'transferred',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.transferred({ bobLeg1, bobLeg2, carolLeg, smdr1, smdr2 }));
     assert.equal((await bob.calls.list()).length, 0);
     assert.equal((await carol.calls.get(carolCall)).callState, 'connected');
 
     // 6c. Carol parks Dan on PL2; Bob retrieves him.
     await carol.calls.park(carolCall, '102@1001', '2');
     f = await sock.after(19, 2);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'park',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        parkingPartyNumber: '102',
-        parkingPartyName: 'Carol Chen',
-        parkLocationId: 'PL2@1001',
-        parkedPartyNumber: '103',
-        parkedPartyName: 'Dan Diaz',
-      },
-      {
-        event: 'end',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        endingParty: '102@1001',
-        endReason: 'parked',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.parked({ carolLeg, smdr1 }));
     const pl2 = await alice.status.parkLocation('PL2@1001');
     assert.equal(pl2.state, 'busy');
     assert.equal(pl2.parkedParty, '103@1001');
@@ -269,29 +171,8 @@ describe('a CTI story over links only (@switchboard/client)', () => {
     const r = await bob.calls.get(retrieved.callId);
     const bobLeg3 = Number(r.callId);
     f = await sock.after(21, 2);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'dial',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.smdrCallId,
-        from: '101',
-        to: 'PL2',
-        dialingDeviceId: bobPhone,
-      },
-      {
-        event: 'retrieve',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.smdrCallId,
-        retrievingPartyName: 'Bob Brown',
-        retrievingPartyID: '101@1001',
-        parkLocationID: 'PL2@1001',
-        observedPartyID: '101@1001',
-        parkedPartyNumber: '103',
-        parkedPartyName: 'Dan Diaz',
-      },
-    ]);
+    const smdr3 = r.smdrCallId;
+    assert.deepEqual(f.map(shape), frames.retrieved({ bobLeg3, smdr3, bobPhone }));
     assert.equal((await alice.status.parkLocation('PL2@1001')).state, 'idle');
     assert.equal(r.callState, 'connected');
 
@@ -300,19 +181,7 @@ describe('a CTI story over links only (@switchboard/client)', () => {
     assert.equal(hung.callState, 'ended');
     assert.equal(hung.callId, String(bobLeg3));
     f = await sock.after(23, 1);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.smdrCallId,
-        from: '101',
-        to: 'PL2',
-        endingParty: '101@1001',
-        endReason: 'normal',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.hungUp({ bobLeg3, smdr3 }));
     assert.equal((await bob.calls.list()).length, 0);
     assert.equal((await carol.calls.list()).length, 0);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ObservedResponse } from '../../../src/api/transport/traffic.js';
+import { DELIVERY_EXAMPLE } from '../../../src/api/voice/webhooks/webhook-document.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
@@ -113,6 +114,26 @@ describe('the contract checker', () => {
     assert.equal(check({ ...unauthorized, body: '{"error":"Unauthorized"}' }).length, 1);
     // Outside the API prefixes nothing is checked.
     assert.deepEqual(check({ method: 'GET', url: '/apix', status: 404, body: 'x' }), []);
+  });
+
+  it('a webhook delivery whose body or headers break the deliveries document', () => {
+    const { payload: body, headers } = DELIVERY_EXAMPLE;
+    const deliver = (b: unknown, h?: Record<string, string>) => {
+      const before = s.contract.violations.length;
+      s.contract.frame('voice-webhooks', JSON.stringify(b), h);
+      return s.contract.violations.splice(before);
+    };
+    assert.deepEqual(deliver(body, headers), []);
+    const { sequence: _s, ...unsequenced } = body;
+    assert.match(deliver(unsequenced, headers).join(), /matches no message/);
+    assert.match(
+      deliver({ ...body, subscriptionSetId: body.webhookId }, headers).join(),
+      /matches no message/,
+    );
+    const signed = deliver(body, { ...headers, 'webhook-signature': 'sha256=abc' });
+    assert.equal(signed.length, 1);
+    assert.match(signed[0]!, /headers of presenceDelivery do not match/);
+    assert.match(deliver(body).join(), /none sent/);
   });
 
   it('real no-route answers of the three APIs pass', async () => {

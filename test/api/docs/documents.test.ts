@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Parser } from '@asyncapi/parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { ROOT } from '../../helpers/cli.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const run = promisify(execFile);
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const OPENAPI = ['voice', 'contact-center', 'simulator'];
-const ASYNCAPI = ['voice-events', 'contact-center-events'];
+const ASYNCAPI = ['voice-events', 'contact-center-events', 'voice-webhooks'];
 
 describe('published API documents', () => {
   let s: TestServer;
@@ -85,6 +88,28 @@ describe('published API documents', () => {
       assert.deepEqual(errors, []);
       assert.ok(document);
       assert.ok(document.allMessages().length > 0);
+    });
+  }
+
+  for (const name of ASYNCAPI) {
+    it(`${name}: every message example is valid against its payload and headers`, async () => {
+      const doc = await getDoc(name);
+      const ajv = new Ajv2020({ strict: false, validateFormats: true });
+      addFormats(ajv);
+      ajv.addSchema(doc, name);
+      let seen = 0;
+      for (const [m, message] of Object.entries(doc.components.messages as Record<string, any>)) {
+        for (const x of (message.examples ?? []) as { name: string; payload: unknown; headers?: unknown }[]) {
+          const payload = ajv.compile({ $ref: `${name}#/components/messages/${m}/payload` });
+          assert.ok(payload(x.payload), `${m} "${x.name}": ${ajv.errorsText(payload.errors)}`);
+          if (message.headers) {
+            const headers = ajv.compile({ $ref: `${name}#/components/messages/${m}/headers` });
+            assert.ok(headers(x.headers), `${m} "${x.name}" headers: ${ajv.errorsText(headers.errors)}`);
+          }
+          seen++;
+        }
+      }
+      assert.ok(seen > 0, 'some examples');
     });
   }
 

@@ -56,7 +56,14 @@ describe('documents users can lean on', () => {
 
   test('no document cites a design file that is not in the repository', async () => {
     const s = current();
-    for (const name of ['voice', 'contact-center', 'simulator', 'voice-events', 'contact-center-events']) {
+    for (const name of [
+      'voice',
+      'contact-center',
+      'simulator',
+      'voice-events',
+      'contact-center-events',
+      'voice-webhooks',
+    ]) {
       assert.doesNotMatch(JSON.stringify(await doc(s, name)), /DESIGN/, name);
     }
   });
@@ -73,5 +80,14 @@ describe('documents users can lean on', () => {
         assert.equal(server.protocol, 'ws', name);
       }
     }
+    // Webhook deliveries go to the receiver, not to this server: its server entry stays as written.
+    const receiver = (await doc(s, 'voice-webhooks')).servers as Record<
+      string,
+      { host: string; protocol: string }
+    >;
+    assert.deepEqual(
+      Object.values(receiver).map((r) => [r.host, r.protocol]),
+      [['{receiver}', 'https']],
+    );
   });
 });

@@ -230,6 +230,7 @@ describe('state, messages and reset', () => {
       });
       assert.equal(ok.status, 204);
       assert.deepEqual(counted, [[1001, 'in', 'sms']]);
+      // One refusal per rule of the message body, each with its own code.
       await expectError(
         post('/tenants/1001/messages', { direction: 'up', kind: 'sms', from: '1', to: '2' }),
         400,

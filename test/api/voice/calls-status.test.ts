@@ -53,6 +53,7 @@ describe('calls', () => {
       assert.equal(r.status, status, JSON.stringify(body));
       assert.equal(r.body.errorCode, code, JSON.stringify(body));
     }
+    // A body that is not JSON (415); navigation.test.ts sends JSON with a verb the path lacks (405).
     const notJson = await s.fetch('/api/v1/calls', {
       auth: BOB,
       method: 'POST',

@@ -219,6 +219,7 @@ describe('navigation', () => {
     assert.equal(del.status, 405);
     assert.equal(del.headers.get('allow'), 'GET, HEAD');
     assert.match(del.headers.get('content-type')!, /^application\/problem\+json/);
+    // A verb the path lacks (405); calls-status.test.ts sends a body that is not JSON (415).
     const put = await s.fetch('/api/v1/calls', {
       auth: ALICE,
       method: 'PUT',

@@ -92,6 +92,7 @@ describe('review: call requests check deviceId like makeCall', () => {
     await simAnswer(s, 'ph1001-102');
     const hold = await send(CAROL, 'POST', at, { callRequest: 'holdCall', myPartyId: '102@1001' });
     assert.equal(hold.status, 200);
+    // The device check of answerCall above, now for resumeHeldCall (a held call stays held).
     const wrongResume = await send(CAROL, 'POST', at, {
       callRequest: 'resumeHeldCall',
       myPartyId: '102@1001',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { basicAuth, Client, type Resource, type State } from 'ketting';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import * as frames from './story-frames.js';
 import { type EventSocket, openSocket, simAnswer } from './voice-helpers.js';
 
 let s: TestServer;
@@ -83,44 +84,12 @@ describe('a CTI story over links only (ketting)', () => {
     const carolLeg = Number(carolList.getEmbedded()[0].data.callId);
     assert.equal(carolList.getEmbedded()[0].data.smdrCallId, smdr1);
     let f = await framesAfter(sock, 0, 4);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'dial',
-        observedParty: '101@1001',
-        callId: bobLeg1,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        dialingDeviceId: bobPhone,
-      },
-      {
-        event: 'offer',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        dialedDigits: '102',
-        callingName: 'Bob Brown',
-      },
-      {
-        event: 'ringing',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        ringingDeviceId: carolPhone,
-      },
-      { event: 'ringback', observedParty: '101@1001', callId: bobLeg1, smdrCallId: smdr1 },
-    ]);
+    assert.deepEqual(f.map(shape), frames.dialed({ bobLeg1, carolLeg, smdr1, bobPhone, carolPhone }));
     assert.ok(f.every((x) => x.subscriptionSetId === setId));
 
     await simAnswer(s, carolPhone);
     f = await framesAfter(sock, 4, 2);
-    const answered = { answeringParty: '102@1001', answeringDeviceId: carolPhone, smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'answer', observedParty: '102@1001', callId: carolLeg, ...answered },
-      { event: 'answer', observedParty: '101@1001', callId: bobLeg1, ...answered },
-    ]);
+    assert.deepEqual(f.map(shape), frames.answered({ bobLeg1, carolLeg, smdr1, carolPhone }));
     const connected = await call1.refresh();
     assert.equal(connected.data.callState, 'connected');
     assert.deepEqual(connected.data.callParties, [
@@ -132,20 +101,12 @@ describe('a CTI story over links only (ketting)', () => {
     // 6a. Hold and resume.
     await call1.post({ data: { callRequest: 'holdCall', myPartyId: '101@1001' } });
     f = await framesAfter(sock, 6, 2);
-    const holdFields = { holdingParty: '101@1001', heldParty: '102@1001', smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'hold', observedParty: '101@1001', callId: bobLeg1, ...holdFields },
-      { event: 'hold', observedParty: '102@1001', callId: carolLeg, ...holdFields },
-    ]);
+    assert.deepEqual(f.map(shape), frames.held({ bobLeg1, carolLeg, smdr1 }));
     assert.equal((await call1.refresh()).data.callState, 'held');
     assert.equal((await carolCall.refresh()).data.callState, 'remoteHeld');
     await call1.post({ data: { callRequest: 'resumeHeldCall', myPartyId: '101@1001' } });
     f = await framesAfter(sock, 8, 2);
-    const resumeFields = { resumingParty: '101@1001', heldParty: '102@1001', smdrCallId: smdr1 };
-    assert.deepEqual(f.map(shape), [
-      { event: 'resume', observedParty: '101@1001', callId: bobLeg1, ...resumeFields },
-      { event: 'resume', observedParty: '102@1001', callId: carolLeg, ...resumeFields },
-    ]);
+    assert.deepEqual(f.map(shape), frames.resumed({ bobLeg1, carolLeg, smdr1 }));
     assert.equal((await call1.refresh()).data.callState, 'connected');
 
     // 6b. Transfer: hold Carol, consult Dan, transfer Carol to Dan.
@@ -171,43 +132,7 @@ describe('a CTI story over links only (ketting)', () => {
       data: { callRequest: 'transfer', myPartyId: '101@1001', otherCallId: String(bobLeg1) },
     });
     f = await framesAfter(sock, 15, 4);
-    const transferFields = {
-      transferringParty: '101@1001',
-      transferee: '102@1001',
-      transferTarget: '103@1001',
-    };
-    assert.deepEqual(f.map(shape), [
-      { event: 'transfer', observedParty: '101@1001', callId: bobLeg2, smdrCallId: smdr2, ...transferFields },
-      {
-        event: 'transfer',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        ...transferFields,
-      },
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg1,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        endingParty: '101@1001',
-        endReason: 'transferred',
-        callDuration: 'PT0S',
-      },
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg2,
-        smdrCallId: smdr2,
-        from: '101',
-        to: '103',
-        endingParty: '101@1001',
-        endReason: 'transferred',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.transferred({ bobLeg1, bobLeg2, carolLeg, smdr1, smdr2 }));
     assert.equal((await bobCalls.refresh()).getEmbedded().length, 0);
     const carolTransferred = await carolCall.refresh();
     assert.equal(carolTransferred.data.callState, 'connected');
@@ -215,30 +140,7 @@ describe('a CTI story over links only (ketting)', () => {
     // 6c. Carol parks Dan on PL2; Bob retrieves him.
     await carolCall.post({ data: { callRequest: 'parkCall', myPartyId: '102@1001', featureData: '2' } });
     f = await framesAfter(sock, 19, 2);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'park',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        parkingPartyNumber: '102',
-        parkingPartyName: 'Carol Chen',
-        parkLocationId: 'PL2@1001',
-        parkedPartyNumber: '103',
-        parkedPartyName: 'Dan Diaz',
-      },
-      {
-        event: 'end',
-        observedParty: '102@1001',
-        callId: carolLeg,
-        smdrCallId: smdr1,
-        from: '101',
-        to: '102',
-        endingParty: '102@1001',
-        endReason: 'parked',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.parked({ carolLeg, smdr1 }));
     const pl2 = await (await aliceV1.follow('v1:parkLocationStatus', { accountId: 'PL2@1001' })).get();
     assert.equal(pl2.data.state, 'busy');
     assert.equal(pl2.data.parkedParty, '103@1001');
@@ -254,29 +156,8 @@ describe('a CTI story over links only (ketting)', () => {
     const r = await retrieved.get();
     const bobLeg3 = Number(r.data.callId);
     f = await framesAfter(sock, 21, 2);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'dial',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.data.smdrCallId,
-        from: '101',
-        to: 'PL2',
-        dialingDeviceId: bobPhone,
-      },
-      {
-        event: 'retrieve',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.data.smdrCallId,
-        retrievingPartyName: 'Bob Brown',
-        retrievingPartyID: '101@1001',
-        parkLocationID: 'PL2@1001',
-        observedPartyID: '101@1001',
-        parkedPartyNumber: '103',
-        parkedPartyName: 'Dan Diaz',
-      },
-    ]);
+    const smdr3 = r.data.smdrCallId as string;
+    assert.deepEqual(f.map(shape), frames.retrieved({ bobLeg3, smdr3, bobPhone }));
     assert.equal((await (await pl2.follow('self')).refresh()).data.state, 'idle');
     assert.equal(r.data.callState, 'connected');
 
@@ -285,19 +166,7 @@ describe('a CTI story over links only (ketting)', () => {
     assert.equal(hung.data.callState, 'ended');
     assert.equal(hung.data.callId, String(bobLeg3));
     f = await framesAfter(sock, 23, 1);
-    assert.deepEqual(f.map(shape), [
-      {
-        event: 'end',
-        observedParty: '101@1001',
-        callId: bobLeg3,
-        smdrCallId: r.data.smdrCallId,
-        from: '101',
-        to: 'PL2',
-        endingParty: '101@1001',
-        endReason: 'normal',
-        callDuration: 'PT0S',
-      },
-    ]);
+    assert.deepEqual(f.map(shape), frames.hungUp({ bobLeg3, smdr3 }));
     assert.equal((await bobCalls.refresh()).getEmbedded().length, 0);
     assert.equal((await carolCalls.refresh()).getEmbedded().length, 0);
     await sock.close();

@@ -1,17 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ccWorld } from './world.js';
-
-const queued = (smdrCallId: string, at: number, acdExt = '500') => ({
-  tenantId: 1001,
-  acdExt,
-  smdrCallId,
-  callerLegId: `${smdrCallId}0`,
-  callerNumber: '+15551230001',
-  callerName: 'Pat Caller',
-  dialed: '+15555550150',
-  at,
-});
+import { ccWorld, queuedCall as queued } from './world.js';
 
 describe('ACD distribution', () => {
   test('longest-idle Ready agent rings; no answer requeues and counts a miss; next agent answers', async () => {

@@ -43,20 +43,11 @@ describe('internal calls', () => {
     assert.equal(offered.smdrCallId, caller.smdrCallId);
     assert.notEqual(offered.callObserverId, caller.callObserverId);
     h.clock.advance(3000);
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: offered.callObserverId,
-      request: 'answerCall',
-      myExt: '102',
-    });
+    h.request(offered.callObserverId, 'answerCall', '102');
     assert.equal(h.sw.leg(caller.callObserverId)?.state, 'connected');
     assert.equal(h.sw.leg(offered.callObserverId)?.state, 'connected');
     h.clock.advance(10_000);
-    const ended = h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: caller.callObserverId,
-      request: 'hangupCall',
-    });
+    const ended = h.request(caller.callObserverId, 'hangupCall');
     assert.equal(ended?.state, 'ended');
     assert.equal(ended?.talkDurationMs, 10_000);
 

@@ -7,15 +7,11 @@ const A = '101@1001';
 const B = '102@1001';
 const C = '103@1001';
 
+// Answered by call control (park.test.ts answers at the phone instead).
 function connected(h: Harness, from: string, to: string): { caller: LegView; callee: LegView } {
   const caller = h.sw.makeCall({ tenantId: 1001, fromExt: from, to });
   const callee = h.sw.legsOf(1001, to).find((l) => l.smdrCallId === caller.smdrCallId)!;
-  h.sw.callRequest({
-    tenantId: 1001,
-    callObserverId: callee.callObserverId,
-    request: 'answerCall',
-    myExt: to,
-  });
+  h.request(callee.callObserverId, 'answerCall', to);
   return { caller, callee };
 }
 
@@ -67,12 +63,7 @@ describe('coverage', () => {
     const h = await harness();
     const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
     const [ringing] = h.sw.legsOf(1001, '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: ringing.callObserverId,
-      request: 'deflectCall',
-      myExt: '102',
-    });
+    h.request(ringing.callObserverId, 'deflectCall', '102');
     assert.deepEqual(h.calls(B), ['offer', 'ringing', 'forward', 'end']);
     assert.deepEqual(h.calls(A), ['dial', 'ringback', 'forward', 'answer']);
     assert.equal(h.sw.leg(caller.callObserverId)?.state, 'connected');
@@ -127,21 +118,10 @@ describe('transfer', () => {
     test(`consultative transfer (path names the ${pathIsActive ? 'active' : 'held'} call)`, async () => {
       const h = await harness();
       const first = connected(h, '101', '102');
-      h.sw.callRequest({
-        tenantId: 1001,
-        callObserverId: first.caller.callObserverId,
-        request: 'holdCall',
-        myExt: '101',
-      });
+      h.request(first.caller.callObserverId, 'holdCall', '101');
       const consult = connected(h, '101', '103');
       const [path, other] = pathIsActive ? [consult.caller, first.caller] : [first.caller, consult.caller];
-      h.sw.callRequest({
-        tenantId: 1001,
-        callObserverId: path.callObserverId,
-        request: 'transfer',
-        myExt: '101',
-        otherCallId: other.callObserverId,
-      });
+      h.request(path.callObserverId, 'transfer', '101', { otherCallId: other.callObserverId });
       assert.deepEqual(h.calls(A, path.callObserverId).slice(-2), ['transfer', 'end']);
       assert.deepEqual(h.calls(A, other.callObserverId).slice(-1), ['end']);
       assert.deepEqual(h.calls(B), ['offer', 'ringing', 'answer', 'hold', 'transfer']);
@@ -175,22 +155,14 @@ describe('transfer', () => {
     const second = connected(h, '101', '103');
     assert.throws(
       () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: second.caller.callObserverId,
-          request: 'transfer',
-          myExt: '101',
+        h.request(second.caller.callObserverId, 'transfer', '101', {
           otherCallId: first.caller.callObserverId,
         }),
       { code: 'TRANSFER_NEEDS_HELD_AND_ACTIVE' },
     );
     assert.throws(
       () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: second.caller.callObserverId,
-          request: 'transfer',
-          myExt: '101',
+        h.request(second.caller.callObserverId, 'transfer', '101', {
           otherCallId: second.callee.callObserverId,
         }),
       { code: 'TRANSFER_NEEDS_TWO_CALLS' },

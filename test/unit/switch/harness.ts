@@ -9,7 +9,13 @@ import { Directory, type EntityStore } from '../../../src/directory/directory.js
 import type { StoredEntity } from '../../../src/directory/model.js';
 import type { QueuedCall } from '../../../src/switch/switch-facts.js';
 import { Switch } from '../../../src/switch/switch.js';
-import type { CallEvent, SwitchEvent } from '../../../src/switch/types.js';
+import type {
+  CallEvent,
+  CallRequestCommand,
+  CallRequestName,
+  LegView,
+  SwitchEvent,
+} from '../../../src/switch/types.js';
 
 export class MemoryStore implements EntityStore {
   private rows = new Map<string, StoredEntity>();
@@ -51,6 +57,13 @@ export interface Harness {
   presence(account: string): string[];
   /** Forget what was recorded so far. */
   clear(): void;
+  /** A call request on a leg of the demo tenant 1001, by `myExt` (absent for hangupCall). */
+  request(
+    callObserverId: string,
+    request: CallRequestName,
+    myExt?: string,
+    more?: Pick<CallRequestCommand, 'otherCallId' | 'parkLocation' | 'deviceId'>,
+  ): LegView | undefined;
 }
 
 export async function harness(): Promise<Harness> {
@@ -96,6 +109,8 @@ export async function harness(): Promise<Harness> {
       events.length = 0;
       port.length = 0;
     },
+    request: (callObserverId, request, myExt, more = {}) =>
+      sw.callRequest({ tenantId: 1001, callObserverId, request, ...(myExt ? { myExt } : {}), ...more }),
   };
 }
 

@@ -101,12 +101,7 @@ describe('inbound PSTN calls', () => {
     assert.deepEqual(h.calls('101@1001'), []);
     assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing']);
     const [ringing] = h.sw.legsOf(1001, '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: ringing.callObserverId,
-      request: 'deflectCall',
-      myExt: '102',
-    });
+    h.request(ringing.callObserverId, 'deflectCall', '102');
     assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing'], 'a decline rolls over to the next member');
     h.clock.advance(20_000);
     assert.deepEqual(h.calls('103@1001'), ['offer', 'ringing', 'end']);
@@ -118,11 +113,7 @@ describe('inbound PSTN calls', () => {
     const h = await harness();
     const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
     const [ringing] = h.sw.legsOf(1001, '102');
-    const ended = h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: ringing.callObserverId,
-      request: 'hangupCall',
-    });
+    const ended = h.request(ringing.callObserverId, 'hangupCall');
     assert.equal(ended?.state, 'ended');
     assert.deepEqual(h.calls('102@1001'), ['offer', 'ringing', 'forward', 'end']);
     assert.equal(h.sw.leg(caller.callObserverId)?.state, 'connected');
@@ -219,12 +210,7 @@ describe('the ACD port', () => {
     const h = await harness();
     const id = await queued(h);
     const leg = h.sw.offerQueuedCall(id, '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: leg.callObserverId,
-      request: 'deflectCall',
-      myExt: '102',
-    });
+    h.request(leg.callObserverId, 'deflectCall', '102');
     assert.deepEqual(
       h.port.map((p) => p.fn),
       ['callQueued', 'offerFailed'],

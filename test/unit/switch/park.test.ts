@@ -7,6 +7,7 @@ const A = '101@1001';
 const B = '102@1001';
 const C = '103@1001';
 
+// Answered at the phone (coverage-hold-transfer.test.ts answers by call control instead).
 function connected(h: Harness, from: string, to: string): { caller: LegView; callee: LegView } {
   const caller = h.sw.makeCall({ tenantId: 1001, fromExt: from, to });
   const callee = h.sw.deviceAnswer(PHONE(to));
@@ -22,13 +23,7 @@ describe('park', () => {
   test('park at the given location, then retrieve from another phone', async () => {
     const h = await harness();
     const { caller, callee } = connected(h, '101', '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: caller.callObserverId,
-      request: 'parkCall',
-      myExt: '101',
-      parkLocation: 2,
-    });
+    h.request(caller.callObserverId, 'parkCall', '101', { parkLocation: 2 });
     assert.deepEqual(h.calls(A), ['dial', 'ringback', 'answer', 'park', 'end']);
     assert.deepEqual(h.calls(B), ['offer', 'ringing', 'answer', 'park']);
     const park = h.callEvents(B).at(-1)!;
@@ -78,54 +73,23 @@ describe('park', () => {
   test('without featureData the first idle location is chosen; a busy one is refused', async () => {
     const h = await harness();
     const first = connected(h, '101', '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: first.caller.callObserverId,
-      request: 'parkCall',
-      myExt: '101',
-    });
+    h.request(first.caller.callObserverId, 'parkCall', '101');
     assert.equal(h.sw.leg(first.callee.callObserverId)?.parkLocation, 1);
     const second = connected(h, '103', '105');
-    assert.throws(
-      () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: second.caller.callObserverId,
-          request: 'parkCall',
-          myExt: '103',
-          parkLocation: 1,
-        }),
-      { code: 'PARK_LOCATION_BUSY' },
-    );
-    assert.throws(
-      () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: second.caller.callObserverId,
-          request: 'parkCall',
-          myExt: '103',
-          parkLocation: 9,
-        }),
-      { code: 'PARK_LOCATION_NOT_FOUND' },
-    );
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: second.caller.callObserverId,
-      request: 'parkCall',
-      myExt: '103',
+    assert.throws(() => h.request(second.caller.callObserverId, 'parkCall', '103', { parkLocation: 1 }), {
+      code: 'PARK_LOCATION_BUSY',
     });
+    assert.throws(() => h.request(second.caller.callObserverId, 'parkCall', '103', { parkLocation: 9 }), {
+      code: 'PARK_LOCATION_NOT_FOUND',
+    });
+    h.request(second.caller.callObserverId, 'parkCall', '103');
     assert.equal(h.sw.leg(second.callee.callObserverId)?.parkLocation, 2);
   });
 
   test('an unretrieved parked call rings the parker back after the recall time', async () => {
     const h = await harness();
     const { caller, callee } = connected(h, '101', '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: caller.callObserverId,
-      request: 'parkCall',
-      myExt: '101',
-    });
+    h.request(caller.callObserverId, 'parkCall', '101');
     h.clock.advance(179_999);
     assert.equal(h.sw.parkLocationStatus(1001, 1).state, 'busy');
     h.clock.advance(1);
@@ -148,12 +112,7 @@ describe('park', () => {
   test('the parked party hanging up frees the location', async () => {
     const h = await harness();
     const { caller } = connected(h, '101', '102');
-    h.sw.callRequest({
-      tenantId: 1001,
-      callObserverId: caller.callObserverId,
-      request: 'parkCall',
-      myExt: '101',
-    });
+    h.request(caller.callObserverId, 'parkCall', '101');
     h.sw.deviceHangup(PHONE('102'));
     assert.equal(h.sw.parkLocationStatus(1001, 1).state, 'idle');
     assert.deepEqual(h.calls(B).at(-1), 'end');
@@ -179,46 +138,21 @@ describe('click to call', () => {
     assert.equal(leg.deviceId, PHONE('104'));
     assert.deepEqual(h.calls(E), ['dial', 'ringing']);
     assert.deepEqual(h.calls(B), []);
-    assert.throws(
-      () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: leg.callObserverId,
-          request: 'answerCall',
-          myExt: '104',
-        }),
-      { code: 'BST_NOT_SUPPORTED' },
-    );
+    assert.throws(() => h.request(leg.callObserverId, 'answerCall', '104'), { code: 'BST_NOT_SUPPORTED' });
     h.sw.deviceAnswer(PHONE('104'));
     assert.deepEqual(h.calls(E), ['dial', 'ringing', 'ringback']);
     assert.deepEqual(h.calls(B), ['offer', 'ringing']);
     h.sw.deviceAnswer(PHONE('102'));
     assert.equal(h.sw.leg(leg.callObserverId)?.state, 'connected');
-    assert.throws(
-      () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: leg.callObserverId,
-          request: 'holdCall',
-          myExt: '104',
-        }),
-      { code: 'BST_NOT_SUPPORTED' },
-    );
+    assert.throws(() => h.request(leg.callObserverId, 'holdCall', '104'), { code: 'BST_NOT_SUPPORTED' });
     h.sw.callRequest({ tenantId: 1001, callObserverId: leg.callObserverId, request: 'hangupCall' });
     assert.deepEqual(h.calls(E), ['dial', 'ringing', 'ringback', 'answer', 'end']);
 
     const incoming = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '104' });
     const [ringing] = h.sw.legsOf(1001, '104');
-    assert.throws(
-      () =>
-        h.sw.callRequest({
-          tenantId: 1001,
-          callObserverId: ringing.callObserverId,
-          request: 'answerCall',
-          myExt: '104',
-        }),
-      { code: 'BST_NOT_SUPPORTED' },
-    );
+    assert.throws(() => h.request(ringing.callObserverId, 'answerCall', '104'), {
+      code: 'BST_NOT_SUPPORTED',
+    });
     h.sw.deviceAnswer(PHONE('104'));
     assert.equal(h.sw.leg(incoming.callObserverId)?.state, 'connected');
   });
@@ -287,6 +221,7 @@ describe('click to call', () => {
   test('without a prompt the target is dialed once the external device answers', async () => {
     const h = await harness();
     h.sw.setPstnNumber('+15557654321', { answer: 'manual' });
+    // As the test above, without the prompt: the target is dialed when the device answers.
     const leg = h.sw.makeCall({
       tenantId: 1001,
       fromExt: '101',

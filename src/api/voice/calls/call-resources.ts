@@ -5,7 +5,7 @@ import type { LegView } from '../../../switch/types.js';
 import { Type } from '@sinclair/typebox';
 import { halQuery } from '../hal/hal-schemas.js';
 import { link } from '../hal/links.js';
-import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
 import { parkLocationOf, playPromptOf, requiredFor } from './call-bodies.js';
 import {
@@ -27,13 +27,7 @@ const TAGS = ['calls'];
 const CallParams = Type.Object({
   callObserverId: Type.String({ description: 'The callId of a leg, as the call list and events give it.' }),
 });
-const LOCATION = {
-  Location: {
-    description: 'The address of the new call (the caller’s leg).',
-    schema: Type.String(),
-    required: true,
-  },
-};
+const LOCATION = locationHeader('The address of the new call (the caller’s leg).');
 
 const isNonAdmin = (p: Principal) => p.authority === 'user' || p.authority === 'location';
 

@@ -33,6 +33,7 @@ export const UserPhoneSchema = halObject(
 );
 export type UserPhone = Static<typeof UserPhoneSchema>;
 
+// The list schemas here and in status-schemas.ts share halList's shape; each has its own items.
 export const UserPhoneListSchema = halList('phones', UserPhoneSchema, {
   closedLinks: true,
   $id: 'UserPhoneList',

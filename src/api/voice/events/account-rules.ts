@@ -56,6 +56,17 @@ export function checkAccount(
   return `${ref.ext}@${tenantId}`;
 }
 
+/** Each of `raw` checked by checkAccount, canonical and without repeats (a set's or a webhook's list). */
+export function checkAccounts(
+  kind: AccountKind,
+  raw: readonly string[],
+  tenantId: number,
+  p: Principal,
+  directory: Directory,
+): string[] {
+  return [...new Set(raw.map((a) => checkAccount(kind, a, tenantId, p, directory)))];
+}
+
 const TOKEN_TYPES: Record<string, (e: Extension) => boolean> = {
   ALL: () => true,
   ALL_USERS: (e) => e.type === 'userExt' || e.type === 'locationExt',

@@ -119,6 +119,7 @@ function callEvent<E extends string, P extends TProperties>(
   );
 }
 
+// One schema per call event of the spec, all through callEvent: they share a shape, each its own fields.
 export const DialEventSchema = callEvent(
   'dial',
   'DialEvent',

@@ -4,12 +4,12 @@ import { uuid } from '../../../core/ids.js';
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { fillTemplate, link } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
-import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
 import { Type } from '@sinclair/typebox';
 import { atMost, LIMITS } from '../../schema/bounds.js';
 import type { ResponseDoc } from '../../schema/openapi.js';
 import { halQuery } from '../hal/hal-schemas.js';
-import { checkAccount } from './account-rules.js';
+import { checkAccount, checkAccounts } from './account-rules.js';
 import {
   CallEventAccounts,
   EmergencyCallAlertBodySchema,
@@ -235,9 +235,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
             } else {
               raw = (ctx.body as EventAccountsBody).eventAccounts;
             }
-            const checked = raw.map((a) =>
-              checkAccount(kind, a, set.tenantId, ctx.principal, ctx.runtime.directory),
-            );
+            const checked = checkAccounts(kind, raw, set.tenantId, ctx.principal, ctx.runtime.directory);
             set.accounts[kind] = new Set(checked);
             if (kind === 'park') set.parkScope = scope === 'set' && checked.length === 0 ? 'none' : scope;
             reindex(ctx, set);
@@ -344,9 +342,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
               '200': {
                 description: 'The new, empty set.',
                 schema: SubscriptionSetSchema,
-                headers: {
-                  Location: { description: 'The new set’s address.', schema: Type.String(), required: true },
-                },
+                headers: locationHeader('The new set’s address.'),
               },
             },
           },

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { type AsyncApiInfo, type MessageDoc, renderAsyncApi } from '../../schema/asyncapi.js';
 import type { ApiDocs } from '../../schema/registry.js';
 import * as S from './event-schemas.js';
+import { ResumeQuerySchema } from './voice-resume.js';
 
 const INFO: AsyncApiInfo = {
   name: 'voice-events',
@@ -20,7 +21,11 @@ const INFO: AsyncApiInfo = {
   address: '/api/ws',
   channelDescription:
     'One socket per client: after the upgrade Switchboard sends the WebSocket id, then the events of ' +
-    'every subscription set created on the socket; anything the client sends is echoed back.',
+    'every subscription set created on the socket; anything the client sends is echoed back. The ' +
+    'upgrade’s query opts in to resume (`ws` binding): `?resume` opens a resumable socket, ' +
+    '`?resume=<webSocketId>&after=<sequence>` resumes one; a malformed pair is answered 400 ' +
+    'without upgrading.',
+  channelBindings: { ws: { method: 'GET', query: ResumeQuerySchema, bindingVersion: '0.1.0' } },
   securitySchemes: {
     basic: {
       type: 'http',
@@ -38,7 +43,8 @@ const send = (name: string, title: string, summary: string, payload: TSchema): M
   action: 'send',
 });
 
-const MESSAGES: MessageDoc[] = [
+/** Every frame of /api/ws (the webhook deliveries are derived from the event frames). */
+export const VOICE_EVENT_MESSAGES: readonly MessageDoc[] = [
   {
     ...send(
       'webSocketId',
@@ -49,10 +55,31 @@ const MESSAGES: MessageDoc[] = [
     examples: [
       { name: 'id', payload: { webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11' } },
       {
-        name: 'resumed',
+        name: 'resumable (`?resume`)',
+        payload: {
+          webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11',
+          resume: { status: 'started', sequence: 41 },
+        },
+      },
+      {
+        name: 'resumed (`?resume=<webSocketId>&after=42`)',
         payload: {
           webSocketId: '3f0e8a52-4a43-4c8e-9a55-5b8a2d1c7e11',
           resume: { status: 'resumed', sequence: 42 },
+        },
+      },
+      {
+        name: 'resume failed: a new socket without sets; read the status resources again',
+        payload: {
+          webSocketId: '9d2c4e61-7b3a-4f1d-8c5e-2a6b9f0d3e47',
+          resume: { status: 'failed', reason: 'expired', sequence: 57 },
+        },
+      },
+      {
+        name: 'no stream (a telco user of no tenant)',
+        payload: {
+          webSocketId: '9d2c4e61-7b3a-4f1d-8c5e-2a6b9f0d3e47',
+          resume: { status: 'unavailable' },
         },
       },
     ],
@@ -159,6 +186,17 @@ const MESSAGES: MessageDoc[] = [
           version: 'v1',
         },
       },
+      {
+        name: 'on a resumable socket',
+        payload: {
+          subscriptionSetId: '0b5c1f7e-2d44-4b7a-8f1e-6c2a9d3e4f50',
+          sequence: 42,
+          event: 'dndOn',
+          observedParty: '102@1001',
+          timestamp: '2026-01-05T09:00:00.000+00:00',
+          version: 'v1',
+        },
+      },
     ],
   },
   send(
@@ -198,5 +236,5 @@ const MESSAGES: MessageDoc[] = [
 
 /** Publishes the AsyncAPI document of /api/ws as /openapi/voice-events.json. */
 export function registerVoiceEventsDocument(docs: ApiDocs): void {
-  docs.addAsyncApi(INFO.name, () => renderAsyncApi(INFO, MESSAGES));
+  docs.addAsyncApi(INFO.name, () => renderAsyncApi(INFO, VOICE_EVENT_MESSAGES));
 }

@@ -247,6 +247,11 @@ function operation(deps: RegistryDeps, doc: VerbDoc): RouteDoc {
   };
 }
 
+/** The `Location` header of an answer that created a resource (`what`: its description). */
+export const locationHeader = (what: string): Record<string, HeaderDoc> => ({
+  Location: { description: what, schema: Type.String(), required: true },
+});
+
 /** `Retry-After` of every voice 503 (busy delay, WebSocket maximum). */
 export const RETRY_AFTER: HeaderDoc = {
   description: 'Seconds to wait before retrying.',

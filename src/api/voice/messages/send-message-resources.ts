@@ -59,6 +59,7 @@ export const sendMessageResources: ResourceDef[] = [
       },
     },
   },
+  // As alertusers (deliver and sendDoc shared), but the phones are found by site, not by extension.
   {
     path: '/v1/sendmessage/tenants/:tenantId/alertsites',
     verbs: {

@@ -63,6 +63,20 @@ const docs = new Map<string, RelationDoc>([
   ],
   ['call', { description: 'One party’s leg of a call.', template: '/api/v1/calls/{callObserverId}' }],
   ['enum', { description: 'One enum of the API.', template: '/api/v1/enums/{enumName}' }],
+  [
+    'webhookDeliveries',
+    {
+      description: 'The delivery log of a webhook: each delivery and its attempts.',
+      template: '/api/v1/webhooks/{webhookId}/deliveries',
+    },
+  ],
+  [
+    'redeliver',
+    {
+      description: 'Send a logged webhook delivery again (POST).',
+      template: '/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    },
+  ],
 ]);
 for (const row of V1_ROOT)
   docs.set(row.rel, { description: `v1 root relation ${row.rel}.`, template: row.template });

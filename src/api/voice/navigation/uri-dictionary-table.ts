@@ -12,6 +12,7 @@ const SUBS = '/api/v1/subscriptions/ws/{webSocketId}/subscriptionsets/{subscript
 const TENANT_CONFIG = ['UT:TBAM', 'ST:TBAM', 'TA'];
 const TENANT_CONFIG_U = [...TENANT_CONFIG, 'U'];
 
+// One row per entry of the spec's dictionary (as v1-root-table.ts): rows share a shape, not logic.
 export const URI_DICTIONARY: readonly DictionaryRow[] = [
   { name: 'call', template: '/api/v1/calls/{callObserverId}', rules: CALLS },
   { name: 'deviceState', template: '/api/v1/devicestates/{deviceId}', rules: ['ST:CC'] },

@@ -20,6 +20,7 @@ const EM = ['UT:EM'];
 const CC_TA_U = ['ST:CC', 'TA', 'U'];
 const CC_TA = ['ST:CC', 'TA'];
 
+// One row per row of the spec's table (as uri-dictionary-table.ts): rows share a shape, not logic.
 export const V1_ROOT: readonly RootRow[] = [
   { rel: 'tenants', template: '/api/v1/tenants{?expand,filter}', rules: TBAM },
   { rel: 'systemAnnouncements', template: '/api/v1/systemannouncements{?expand,filter}', rules: TBAM },

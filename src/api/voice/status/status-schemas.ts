@@ -48,6 +48,7 @@ export const PresenceStatusBySubscriptionSetSchema = halList('presenceStatus', P
 });
 export type PresenceStatusBySubscriptionSet = Static<typeof PresenceStatusBySubscriptionSetSchema>;
 
+// The list schemas here and in directory-schemas.ts share halList's shape; each has its own items.
 export const ParkLocationStatusListSchema = halList('parkLocationStatus', ParkLocationStatusSchema, {
   closedLinks: true,
   $id: 'ParkLocationStatusList',

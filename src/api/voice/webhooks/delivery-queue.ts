@@ -88,8 +88,9 @@ export class DeliveryQueue {
     const d = this.pending[0];
     const started = this.host.clock.now();
     const t0 = performance.now();
-    const result = await this.host
-      .attempt(d)
+    // An attempt that throws, even before it returns its promise, is a failed try, not a stall.
+    const result = await Promise.resolve()
+      .then(() => this.host.attempt(d))
       .catch((err: unknown): SendResult => ({ error: err instanceof Error ? err.message : String(err) }));
     if (this.stopped) return;
     const attempt: WebhookAttempt = {

@@ -58,11 +58,7 @@ export async function postOnce(
       url,
       {
         method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         lookup: pinned,
         signal: deadline,
         agent: false,

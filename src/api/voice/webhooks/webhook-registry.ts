@@ -4,6 +4,7 @@ import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
 import type { EventJournal } from '../../continuity/index.js';
+import type { TrafficObserver } from '../../transport/traffic.js';
 import { identityOf } from '../../continuity/index.js';
 import { framerOf } from '../events/frames.js';
 import type { AccountKind, SubscriptionIndex, SubscriptionSet } from '../events/subscriptions.js';
@@ -86,6 +87,8 @@ export class WebhookRegistry {
     readonly settings: WebhookSettings,
     private readonly log: { error(obj: object, msg: string): void },
     private readonly membership: Pick<Membership, 'clustered' | 'owns' | 'onChange'>,
+    /** Sees every delivery attempt (the contract tests). */
+    private readonly traffic?: TrafficObserver,
   ) {}
 
   /**
@@ -304,8 +307,10 @@ export class WebhookRegistry {
       'webhook-signature': this.secretsOf(hook)
         .map((secret) => sign(secret, messageId, timestamp, d.body))
         .join(' '),
+      'content-type': 'application/json',
       'user-agent': 'Switchboard-Webhooks/1',
     };
+    this.traffic?.frame('voice-webhooks', d.body, headers);
     return postOnce(new URL(hook.state.url), headers, d.body, {
       timeoutMs: this.settings.timeoutMs,
       allowPrivate: this.settings.allowPrivate,

@@ -5,11 +5,12 @@ import type { AccessRule } from '../../../core/permissions.js';
 import type { StoredDelivery } from '../../../core/webhooks.js';
 import { atMost } from '../../schema/bounds.js';
 import type { ResponseDoc } from '../../schema/openapi.js';
-import { checkAccount } from '../events/account-rules.js';
+import { checkAccounts } from '../events/account-rules.js';
+import type { AccountKind } from '../events/subscriptions.js';
 import { halQuery } from '../hal/hal-schemas.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
-import { type Ctx, listEntity, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
 import { newSecret } from './signing.js';
 import type { Webhook, WebhookRegistry } from './webhook-registry.js';
 import {
@@ -126,6 +127,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
     return d;
   };
 
+  // Declared like subscription-resources.ts; the shared logic is checkAccounts and locationHeader.
   return [
     {
       path: HOOKS,
@@ -161,9 +163,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
               '201': {
                 description: 'The webhook, with its secret.',
                 schema: CreatedWebhookSchema,
-                headers: {
-                  Location: { description: 'The webhook’s address.', schema: Type.String(), required: true },
-                },
+                headers: locationHeader('The webhook’s address.'),
               },
             },
           },
@@ -171,13 +171,8 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
             const body = ctx.body as WebhookBody;
             const tenantId = ctx.principal.tenantId!;
             const url = checkUrl(body.url, registry.settings.allowHttp);
-            const check = (kind: 'call' | 'presence' | 'park', list: string[] | undefined) => [
-              ...new Set(
-                (list ?? []).map((a) =>
-                  checkAccount(kind, a, tenantId, ctx.principal, ctx.runtime.directory),
-                ),
-              ),
-            ];
+            const check = (kind: AccountKind, list: string[] | undefined) =>
+              checkAccounts(kind, list ?? [], tenantId, ctx.principal, ctx.runtime.directory);
             const accounts = {
               call: check('call', body.callEventAccounts),
               presence: check('presence', body.presenceEventAccounts),

@@ -32,6 +32,7 @@ const server = (name: string, extra: Record<string, unknown> = {}) => ({
   invalid: [{ name: 'x', host: 'not a host!', ...extra }, 'host'] as [Record<string, unknown>, string],
 });
 
+// One row per collection: the rows share a shape, each its own bodies and rules.
 const ROWS: Row[] = [
   {
     list: '/api/v1/systemannouncements',

@@ -115,6 +115,7 @@ describe('the switch obeys provisioning', () => {
   });
 
   test('a new DID reaches the extension it names', async () => {
+    // Provisioned like the user and phone above, then proven by the switch: here an inbound call.
     const did = await call(s, 'POST', '/api/v1/tenants/1001/dids', ALICE, {
       number: '+15555550188',
       extension: '105',

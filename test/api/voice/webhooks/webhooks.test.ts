@@ -131,6 +131,9 @@ describe('webhooks', () => {
       assert.equal(after.length, 4);
       assert.equal(after[3].status, 'delivered');
       assert.equal(after[3].messageId, log[0].messageId);
+      // Every relation the webhook resources link has its relation document.
+      for (const rel of ['webhooks', 'webhookDeliveries', 'redeliver'])
+        assert.equal((await getJson(s, `/api/v1/rels/${rel}`, CAROL)).status, 200, rel);
     } finally {
       await s.stop();
       await rx.close();
