@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { DB_NOW_MS, dbNow } from './leases.js';
 import type { Db } from './database.js';
+import type { ClusterNodesTable } from './schema.js';
 
 export const SLOTS = 16;
 /** A stopped node's slot (and row) is kept this many TTLs before another node may reuse it. */
@@ -38,18 +39,7 @@ export interface NodeRegistration {
 /** A node cannot join: its id is a live node's, or every slot is taken. */
 export class NodeRefusedError extends Error {}
 
-interface Row {
-  node_id: string;
-  url: string | null;
-  host: string;
-  pid: number;
-  slot: number;
-  ttl_ms: number;
-  eligible: number;
-  started_at: number;
-  heartbeat_at: number;
-  now: number;
-}
+type Row = ClusterNodesTable & { now: number };
 
 export class NodeRegistry {
   constructor(private readonly db: Db) {}

@@ -15,13 +15,8 @@
  */
 import { hostname } from 'node:os';
 import { type DatabaseTarget, type Db, DatabaseError, describe } from './database.js';
-import {
-  DatabaseHeldError,
-  type DatabaseHold,
-  type GuardLog,
-  type HolderIdentity,
-  holderText,
-} from './database-held.js';
+import { DatabaseHeldError, type DatabaseHold, type GuardLog, type HolderIdentity } from './database-held.js';
+import { holderText } from './database-held.js';
 import { holdPostgres } from './pg-holder-lock.js';
 
 export { DatabaseHeldError, type DatabaseHold, type HolderIdentity } from './database-held.js';

@@ -19,7 +19,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import pino from 'pino';
 import { type Config, DEFAULTS } from '../../src/server/config.js';
 import { type Server, startServer } from '../../src/server/serve.js';
-import { basic } from './server.js';
+import { fetcher } from './server.js';
 import { ROOT } from './cli.js';
 
 export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -196,19 +196,6 @@ interface Base {
   clusterName: string;
   ttl: number;
   clock: 'real' | 'virtual';
-}
-
-function fetcher(httpUrl: string) {
-  return (path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) => {
-    const headers = new Headers(init.headers);
-    if (init.auth) headers.set('authorization', basic(init.auth));
-    let body = init.body;
-    if (init.json !== undefined) {
-      headers.set('content-type', 'application/json');
-      body = JSON.stringify(init.json);
-    }
-    return fetch(httpUrl + path, { ...init, headers, body });
-  };
 }
 
 async function childNode(nodeId: string, b: Base, args: string[]): Promise<ClusterNode> {

@@ -40,16 +40,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     })());
   return Object.assign(server, {
     contract,
-    fetch(path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) {
-      const headers = new Headers(init.headers);
-      if (init.auth) headers.set('authorization', basic(init.auth));
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(server.httpUrl + path, { ...init, headers, body });
-    },
+    fetch: fetcher(server.httpUrl),
     /** Stops the server, then fails when any response or frame broke the published contract. */
     async stop() {
       await stopOnce();
@@ -60,6 +51,20 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       contract.assertClean();
     },
   });
+}
+
+/** Fetch relative to `baseUrl`, with optional Basic credentials `user:pass` and a JSON body. */
+export function fetcher(baseUrl: string) {
+  return (path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.auth) headers.set('authorization', basic(init.auth));
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return fetch(baseUrl + path, { ...init, headers, body });
+  };
 }
 
 export function basic(userPass: string): string {
