@@ -123,9 +123,10 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
-      await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
+      // Written under its leases; then they go (others take over), then NATS and the guard.
+      await node.close();
       await db.close();
     },
   };
