@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { NodeRefusedError, NodeRegistry, SLOTS } from '../../../src/store/cluster-nodes.js';
 import type { Db } from '../../../src/store/database.js';
+import { LeaseStore } from '../../../src/store/leases.js';
 import { clusterEnv } from '../../helpers/cluster.js';
 import { freshSchemaDb } from '../../helpers/cluster-db.js';
 
@@ -53,6 +56,19 @@ describe('the cluster node registry', { skip: env.skip }, () => {
     );
     await nodes.register(reg('twin'));
     await nodes.remove('twin');
+  });
+
+  it('a node restarted with its id after a crash (its pid gone) joins at once; its old leases end', async () => {
+    const host = hostname();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await nodes.register({ ...reg('phoenix'), host, pid: dead });
+    await new LeaseStore(db).acquire(77, 'phoenix', 60_000);
+    await nodes.register({ ...reg('phoenix'), host, pid: process.pid });
+    const lease = (await new LeaseStore(db).list()).leases.find((l) => l.tenantId === 77)!;
+    assert.equal(lease.expiresAt, 0, 'free for the new life, which takes it under the next epoch');
+    const again = await new LeaseStore(db).acquire(77, 'phoenix', 5000);
+    assert.ok(again.acquired && again.epoch === 2);
+    await nodes.remove('phoenix');
   });
 
   it('a removed node’s heartbeat says so (it must register again)', async () => {
