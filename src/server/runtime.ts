@@ -3,6 +3,7 @@ import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
+import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -15,9 +16,12 @@ import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
+import { startClusterSecurity } from '../cluster/security-sync.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
+import type { Placement } from '../api/route-core/placement.js';
+import type { SharedWorld } from '../cluster/shared-world.js';
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {
@@ -38,12 +42,21 @@ export interface Runtime {
   node: Node;
   /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
   cluster?: ClusterContext;
+  /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
+  sharedLockouts?: SharedLockouts;
+  sharedSocketClaims?: SharedSocketClaims;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
-  /** Back to the demo world (simulator reset, `seed --reset`). */
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding); unset: here. */
+  placement?: Placement;
+  /** Back to the demo world (simulator reset, `seed --reset`): the database and this node. */
   resetToDemo(): Promise<void>;
+  /** This node's part of another cluster node's `resetToDemo` (the database is reset already). */
+  resetNodeState(): Promise<void>;
+  /** A cluster node's: the simulator's clock and reset, for every node (docs/cluster.md § Clock). */
+  world?: SharedWorld;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -93,7 +106,28 @@ export async function createRuntime(
   const telemetry = new Telemetry();
   node.bind({ directory, switch: sw, ids, telemetry });
 
+  // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
+  const security = node.cluster
+    ? startClusterSecurity({
+        db,
+        nats: node.cluster.nats,
+        prefix: node.cluster.prefix,
+        nodeId: node.nodeId,
+        ttlMs: node.cluster.leaseTtlMs,
+        log,
+      })
+    : undefined;
+
   const resetHooks: (() => void | Promise<void>)[] = [];
+  /** Everything of a reset after the switch's live state and the directory. */
+  const resetTheRest = async () => {
+    await contactCenter.recordsWritten();
+    await callRecords.clear();
+    clock.reset();
+    await contactCenter.reset();
+    sw.resync();
+    for (const h of resetHooks) await h();
+  };
   return {
     config,
     log,
@@ -108,16 +142,16 @@ export async function createRuntime(
     membership: node.membership,
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
+    ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
     telemetry,
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
-      await contactCenter.recordsWritten();
-      await callRecords.clear();
-      clock.reset();
-      await contactCenter.reset();
-      sw.resync();
-      for (const h of resetHooks) await h();
+      await resetTheRest();
+    },
+    async resetNodeState() {
+      sw.reset();
+      await resetTheRest();
     },
     onReset(hook) {
       resetHooks.push(hook);
@@ -125,6 +159,7 @@ export async function createRuntime(
     async close() {
       sw.reset();
       await contactCenter.recordsWritten();
+      await security?.close();
       // Written under its leases; then they go (others take over), then NATS and the guard.
       await node.close();
       await db.close();

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { describe } from '../store/database.js';
+import { type DatabaseTarget, describe } from '../store/database.js';
 import { buildApp } from './app.js';
+import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
@@ -18,6 +19,16 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * Parts composed around a server's runtime by whoever starts it (a cluster node's forwarding,
+ * directory sync and shared clock; docs/cluster.md): made once the runtime exists and before the
+ * app is built, attached to the app before it listens, closed first when the server closes.
+ */
+export interface ServerExtension {
+  attach?(app: FastifyInstance): void | Promise<void>;
+  close?(): Promise<void>;
+}
+
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'switchboard' } });
 }
@@ -26,22 +37,34 @@ export function createLogger(config: Config): Logger {
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config),
-  opts: { traffic?: TrafficObserver } = {},
+  opts: {
+    traffic?: TrafficObserver;
+    /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
+    target?: DatabaseTarget;
+    extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
+  } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log);
+  const runtime = await createRuntime(config, log, opts.target);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance | undefined;
+  let extension: ServerExtension = {};
   let port: number;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const scheme = config.tls ? 'https' : 'http';
   try {
+    // A cluster node's links to the others (forwarding, directory sync, one world), unless the
+    // caller composes its own.
+    const extend = opts.extend ?? (runtime.cluster ? clusterLinks : undefined);
+    if (extend) extension = await extend(runtime);
     app = await buildApp(runtime);
+    await extension.attach?.(app);
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();
     port = typeof addr === 'object' && addr ? addr.port : config.port;
     // A cluster node takes its tenants once every part listens for ownership changes.
     await runtime.node.start(`${scheme}://${host}:${port}`);
   } catch (e) {
+    await extension.close?.().catch(() => {});
     await app?.close().catch(() => {});
     await runtime.close().catch(() => {});
     throw e;
@@ -56,12 +79,24 @@ export async function startServer(
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
+        await extension.close?.();
         await started.close();
         await runtime.close();
       })();
       return closing;
     },
   };
+}
+
+/** The cluster node's links to the other nodes, on its own NATS connection and membership. */
+function clusterLinks(runtime: Runtime): Promise<ServerExtension> {
+  const cluster = runtime.cluster!;
+  return composeForwarding(runtime, {
+    nats: cluster.nats,
+    prefix: cluster.prefix,
+    clusterSize: () => cluster.membership.aliveNodes().length,
+    settleMs: cluster.leaseTtlMs,
+  });
 }
 
 export function banner(server: Server): string {

@@ -123,6 +123,21 @@ export interface StandaloneHolderTable {
   heartbeat_at: number;
 }
 
+/** Failed logins of one lock-out key (principal + address) in a cluster: their times (JSON), and the lock. */
+export interface AuthFailuresTable {
+  lock_key: string;
+  failures: string;
+  locked_until: number;
+}
+
+/** A socket slot a cluster node holds for a client, kept alive by the node until it expires. */
+export interface SocketClaimsTable {
+  claim_id: string;
+  client_key: string;
+  node_id: string;
+  expires_at: number;
+}
+
 export interface Database {
   directory_entities: DirectoryEntitiesTable;
   call_records: CallRecordsTable;
@@ -137,6 +152,8 @@ export interface Database {
   cluster_nodes: ClusterNodesTable;
   tenant_leases: TenantLeasesTable;
   standalone_holder: StandaloneHolderTable;
+  auth_failures: AuthFailuresTable;
+  socket_claims: SocketClaimsTable;
 }
 
 export type { Generated };

@@ -19,7 +19,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import pino from 'pino';
 import { type Config, DEFAULTS } from '../../src/server/config.js';
 import { type Server, startServer } from '../../src/server/serve.js';
-import { fetcher } from './server.js';
+import type { TrafficObserver } from '../../src/api/transport/traffic.js';
+import { fetcherOf } from './server.js';
 import { ROOT } from './cli.js';
 
 export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -122,6 +123,8 @@ export interface ClusterOptions {
   args?: string[];
   /** More config for every in-process node. */
   config?: Partial<Config>;
+  /** Sees every in-process node's responses and frames (the contract checks). */
+  traffic?: TrafficObserver;
   /** An existing database (default: a fresh one, dropped by stop()). */
   databaseUrl?: string;
 }
@@ -154,7 +157,7 @@ export async function startClusterNodes(opts: ClusterOptions): Promise<Cluster> 
   const addNode = async () => {
     const nodeId = `n${++n}`;
     const node = opts.inProcess
-      ? await inProcessNode(nodeId, base, opts.config ?? {})
+      ? await inProcessNode(nodeId, base, opts.config ?? {}, opts.traffic)
       : await childNode(nodeId, base, opts.args ?? []);
     nodes.push(node);
     return node;
@@ -232,7 +235,7 @@ export async function startNodeProcess(args: string[], nodeId: string): Promise<
     httpUrl,
     wsUrl: httpUrl.replace(/^http/, 'ws'),
     pid: child.pid,
-    fetch: fetcher(httpUrl),
+    fetch: fetcherOf(httpUrl),
     kill: (signal = 'SIGKILL') => stopWith(signal),
     stop: () => stopWith('SIGTERM'),
   };
@@ -266,7 +269,12 @@ function listening(child: ChildProcess, nodeId: string): Promise<string> {
   });
 }
 
-async function inProcessNode(nodeId: string, b: Base, extra: Partial<Config>): Promise<ClusterNode> {
+async function inProcessNode(
+  nodeId: string,
+  b: Base,
+  extra: Partial<Config>,
+  traffic?: TrafficObserver,
+): Promise<ClusterNode> {
   const config: Config = {
     ...DEFAULTS,
     port: 0,
@@ -282,6 +290,7 @@ async function inProcessNode(nodeId: string, b: Base, extra: Partial<Config>): P
   const server = await startServer(
     config,
     pino({ level: process.env.SWITCHBOARD_TEST_NODE_LOGS ? 'info' : 'silent' }),
+    traffic ? { traffic } : {},
   );
   let stopped: Promise<void> | undefined;
   return {
@@ -289,7 +298,7 @@ async function inProcessNode(nodeId: string, b: Base, extra: Partial<Config>): P
     httpUrl: server.httpUrl,
     wsUrl: server.wsUrl,
     server,
-    fetch: fetcher(server.httpUrl),
+    fetch: fetcherOf(server.httpUrl),
     async kill() {
       server.runtime.cluster?.membership.pause();
       await server.runtime.cluster?.nats.close();

@@ -170,6 +170,31 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0007_cluster_security': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('auth_failures')
+        .addColumn('lock_key', 'varchar(300)', (c) => c.primaryKey())
+        .addColumn('failures', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('socket_claims')
+        .addColumn('claim_id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('client_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('node_id', 'varchar(200)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('socket_claims_by_client')
+        .on('socket_claims')
+        .columns(['client_key', 'expires_at'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['socket_claims', 'auth_failures']) await db.schema.dropTable(t).ifExists().execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
