@@ -218,16 +218,16 @@ export class LeaseMembership implements Membership {
 
   /** One look at the cluster; answers when to look next. */
   private async tick(): Promise<number> {
+    const started = performance.now();
     this.expireOverdue();
     const { o } = this;
     const eligible = o.eligible?.() ?? true;
-    if (!(await o.nodes.heartbeat(this.nodeId, eligible, this.url))) await this.rejoin();
-    await this.renew();
+    const [present] = await Promise.all([o.nodes.heartbeat(this.nodeId, eligible, this.url), this.renew()]);
+    if (!present) await this.rejoin();
     if (this.isClosed()) return o.ttlMs / 3;
 
-    const { now: nodesNow, nodes } = await o.nodes.list();
     const sentAt = performance.now();
-    const { now, leases } = await o.leases.list();
+    const [{ now: nodesNow, nodes }, { now, leases }] = await Promise.all([o.nodes.list(), o.leases.list()]);
     const byTenant = new Map(leases.map((l) => [l.tenantId, l]));
     this.noteOthers(leases, now, sentAt);
     const placement = placementOf(nodes);
@@ -252,7 +252,8 @@ export class LeaseMembership implements Membership {
       if (!tenants.has(t) && o.isIdle(t)) await this.handOver(t, 'tenant removed');
     }
 
-    let next = o.ttlMs / 3;
+    // The cadence counts from this tick's start: a slow database must not stretch the renewals.
+    let next = o.ttlMs / 3 - (performance.now() - started);
     // Look again just after another node's heartbeat or lease lapses (a node died: take over).
     for (const n of nodes) {
       if (n.alive && n.nodeId !== this.nodeId)

@@ -149,6 +149,10 @@ export async function openNode(
     cluster,
     bind(p) {
       parts = p;
+      // A tenant added or removed (or a reset) is placed now, not at the next tick.
+      p.directory.onChange((c) => {
+        if (c.op === 'reset' || c.kind === 'tenant') membership.refresh();
+      });
       p.telemetry.offerGauge('cluster_leases_held', {
         help: 'Tenant leases this cluster node holds.',
         read: () => membership.holdings().length,

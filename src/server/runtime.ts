@@ -194,10 +194,11 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
-      await security?.close();
       sw.reset();
       await contactCenter.recordsWritten();
+      await security?.close();
       await events?.close();
+      // Written under its leases; then they go (others take over), then NATS and the guard.
       await node.close();
       await db.close();
     },

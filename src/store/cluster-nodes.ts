@@ -8,6 +8,8 @@
 import { sql } from 'kysely';
 import { DB_NOW_MS, dbNow } from './leases.js';
 import type { Db } from './database.js';
+import { processAlive } from './database-held.js';
+import type { ClusterNodesTable } from './schema.js';
 
 export const SLOTS = 16;
 /** A stopped node's slot (and row) is kept this many TTLs before another node may reuse it. */
@@ -38,18 +40,7 @@ export interface NodeRegistration {
 /** A node cannot join: its id is a live node's, or every slot is taken. */
 export class NodeRefusedError extends Error {}
 
-interface Row {
-  node_id: string;
-  url: string | null;
-  host: string;
-  pid: number;
-  slot: number;
-  ttl_ms: number;
-  eligible: number;
-  started_at: number;
-  heartbeat_at: number;
-  now: number;
-}
+type Row = ClusterNodesTable & { now: number };
 
 export class NodeRegistry {
   constructor(private readonly db: Db) {}
@@ -65,10 +56,19 @@ export class NodeRegistry {
       const { rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(trx);
       const now = rows.length ? Number(rows[0]!.now) : 0;
       const same = rows.find((r) => r.node_id === n.nodeId);
-      if (same && isAlive(same) && !(same.host === n.host && same.pid === n.pid)) {
+      if (same && isAlive(same) && !sameProcessOrGone(same, n)) {
         throw new NodeRefusedError(
           `node id ${n.nodeId} is in use by a live node (pid ${same.pid} on ${same.host}); give each node its own --node-id`,
         );
+      }
+      if (same && same.pid !== n.pid) {
+        // A previous life of this node (restarted with a fixed --node-id): its leases end now,
+        // so this one takes its tenants at once, under new epochs.
+        await trx
+          .updateTable('tenant_leases')
+          .set({ expires_at: 0 })
+          .where('owner_node', '=', n.nodeId)
+          .execute();
       }
       const held = (r: Row) =>
         Number(r.heartbeat_at) + SLOT_HOLD_TTLS * Number(r.ttl_ms) > now && r.node_id !== n.nodeId;
@@ -124,6 +124,11 @@ export class NodeRegistry {
   async remove(nodeId: string): Promise<void> {
     await this.db.kysely.deleteFrom('cluster_nodes').where('node_id', '=', nodeId).execute();
   }
+}
+
+/** The row is this process's, or a crashed earlier process's of this host. */
+function sameProcessOrGone(r: Row, n: NodeRegistration): boolean {
+  return r.host === n.host && (r.pid === n.pid || !processAlive(r.pid));
 }
 
 function isAlive(r: Row): boolean {

@@ -24,3 +24,13 @@ export interface GuardLog {
 export function holderText(row: { node_id: string; pid: number; host: string }): string {
   return `standalone server ${row.node_id} (pid ${row.pid} on ${row.host})`;
 }
+
+/** Whether a process of this host with that pid exists (one of another user's counts). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

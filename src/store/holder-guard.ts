@@ -15,13 +15,8 @@
  */
 import { hostname } from 'node:os';
 import { type DatabaseTarget, type Db, DatabaseError, describe } from './database.js';
-import {
-  DatabaseHeldError,
-  type DatabaseHold,
-  type GuardLog,
-  type HolderIdentity,
-  holderText,
-} from './database-held.js';
+import { DatabaseHeldError, type DatabaseHold, type GuardLog, type HolderIdentity } from './database-held.js';
+import { holderText, processAlive } from './database-held.js';
 import { holdPostgres } from './pg-holder-lock.js';
 
 export { DatabaseHeldError, type DatabaseHold, type HolderIdentity } from './database-held.js';
@@ -146,13 +141,4 @@ function isStale(
   if (row.host !== me.host) return false;
   if (row.pid === me.pid) return !heldHere.has(row.node_id);
   return !processAlive(row.pid);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

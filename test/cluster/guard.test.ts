@@ -131,6 +131,17 @@ describe('the guard on PostgreSQL', { skip: env.skip }, () => {
     await s.stop();
   });
 
+  it('a cluster node that cannot reach NATS ends in one line, and leaves nothing behind', async () => {
+    const args = ['--database-url', database.url, '--nats', 'nats://127.0.0.1:1', '--node-id', 'lonely'];
+    assertRefused(
+      await runCli(['serve', '--port', '0', ...args]),
+      /NATS not reachable \(nats:\/\/127\.0\.0\.1:1\)/,
+    );
+    // Its shared hold was released: a standalone server may start.
+    const s = await startNodeProcess(['--database-url', database.url, '--node-id', 'after'], 'after');
+    await s.stop();
+  });
+
   it('a cluster node whose node id is a live node’s is refused', async () => {
     const cluster = uniqueName('g').replace(/_/g, '-');
     const args = [

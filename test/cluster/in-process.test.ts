@@ -11,7 +11,7 @@ import type { OwnershipChange } from '../../src/core/cluster.js';
 import { type Cluster, type ClusterNode, clusterEnv, startClusterNodes } from '../helpers/cluster.js';
 
 const env = await clusterEnv();
-const TTL = 2000;
+const TTL = 3000;
 
 async function until(what: string, ms: number, cond: () => boolean): Promise<void> {
   const end = performance.now() + ms;
@@ -80,7 +80,8 @@ describe('in-process cluster nodes', { skip: env.skip }, () => {
     await until('1001 on n2', 3 * TTL, () => m2.owns(1001) && !m1.owns(1001));
     const g = gained.find((c) => c.tenantId === 1001)!;
     assert.deepEqual([g.owned, g.epoch, g.previousOwner], [true, 2, 'n1']);
-    assert.equal(m1.ownerOf(1001), 'n2');
+    // n1 learns the new owner (nudged over NATS by n2, at worst at its next tick).
+    await until('n1 sees n2 own 1001', TTL / 2, () => m1.ownerOf(1001) === 'n2');
   });
 
   it('a crashed node (its tick stopped, nothing released) loses its tenants to the other within TTL + 1 s', async () => {
