@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
+import { describe, test } from 'node:test';
+import { type ClusterNode, clusterSkip, suiteCluster } from '../helpers/cluster-nodes.js';
 import { ALICE, BOB, CAROL, getJson, openSocket } from '../api/voice/voice-helpers.js';
 
 /**
@@ -11,14 +11,9 @@ import { ALICE, BOB, CAROL, getJson, openSocket } from '../api/voice/voice-helpe
 const skip = await clusterSkip();
 
 describe('requests on a voice socket go to the node that holds it', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' });
-    [a, b] = cluster.nodes;
-  });
-  after(() => cluster?.stop());
+  suiteCluster((c) => ([a, b] = c.nodes));
 
   test('sets are made and read through either node, alike', async () => {
     const sock = await openSocket(b, ALICE);
