@@ -112,7 +112,8 @@ export async function startCluster(
   const startNode = async (name: string) => {
     const membership = new StaticMembership(name);
     for (const [tenantId, owner] of Object.entries(owned)) await membership.assign(Number(tenantId), owner);
-    const nats = await connect({ servers: NATS_URL });
+    // As a node connects (src/cluster/nats.ts): no stack captured per request.
+    const nats = await connect({ servers: NATS_URL, noAsyncTraces: true });
     const server = await startTestServer(overrides, {
       target: { kind: 'postgres', url: PG_URL, schema },
       extend: (runtime) => {
