@@ -19,7 +19,7 @@ for (const pair of owners.split(',')) {
   const [tenantId, owner] = pair.split('=');
   await membership.assign(Number(tenantId), owner);
 }
-const nats = await connect({ servers: natsUrl });
+const nats = await connect({ servers: natsUrl, noAsyncTraces: true });
 const config = { ...DEFAULTS, port: 0, host: '127.0.0.1', logLevel: 'warn', clock: 'virtual' as const };
 const server = await startServer(config, pino({ level: 'warn' }), {
   target: { kind: 'postgres', url: pgUrl, schema },

@@ -26,6 +26,8 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  * A request on a voice socket's subscription sets goes to `<prefix>.ws.<webSocketId>.http`,
  * which only the node holding that socket listens to (`holdSocket`); when no node does, the
  * socket exists nowhere and the request runs where it arrived (its 404 is the same everywhere).
+ * The holder also answers `<prefix>.ws.<webSocketId>.state` (what the socket holds) for a node
+ * that needs it to answer a request of its own tenant (the status reads by subscription set).
  *
  * The mark is a header holding a secret only this process knows (32 random bytes): a client
  * cannot forge it, so nothing has to strip it at the front door; the owner removes it when it
@@ -51,7 +53,8 @@ const FORWARDED = Symbol('forwarded');
 const SETTLE_POLL_MS = 25;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
-export const socketSubject = (prefix: string, webSocketId: string) => `${prefix}.ws.${webSocketId}.http`;
+const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'state' | '*') =>
+  `${prefix}.ws.${webSocketId}.${what}`;
 /** A webSocketId as a subject token: a client's path segment may hold anything. */
 const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -90,12 +93,14 @@ export class Forwarding implements Placement {
     return typeof target === 'number' ? this.opts.membership.owns(target) : this.sockets.has(target.socket);
   }
 
-  holdSocket(id: string): () => void {
+  holdSocket(id: string, state: () => unknown): () => void {
     if (!SUBJECT_TOKEN.test(id)) return () => {};
     this.sockets.get(id)?.unsubscribe();
-    const sub = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id), {
+    const sub = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id, '*'), {
       callback: (err, msg) => {
-        if (!err && this.app) void this.run(this.app, msg);
+        if (err) return;
+        if (msg.subject.endsWith('.state')) msg.respond(JSON.stringify(state()));
+        else if (this.app) void this.run(this.app, msg);
       },
     });
     this.sockets.set(id, sub);
@@ -104,6 +109,19 @@ export class Forwarding implements Placement {
       this.sockets.delete(id);
       sub.unsubscribe();
     };
+  }
+
+  async socketState(id: string): Promise<unknown> {
+    if (!SUBJECT_TOKEN.test(id)) return undefined;
+    try {
+      const msg = await this.opts.nats.request(socketSubject(this.opts.prefix, id, 'state'), undefined, {
+        timeout: this.timeoutMs,
+      });
+      return msg.json();
+    } catch (e) {
+      if (e instanceof RequestError && e.isNoResponders()) return undefined;
+      throw unavailable('OWNER_UNREACHABLE', 'The node holding the WebSocket cannot be reached now.');
+    }
   }
 
   async forward(
@@ -124,7 +142,7 @@ export class Forwarding implements Placement {
     const frame = encodeFrame(head, body);
     if (typeof target !== 'number') {
       if (!SUBJECT_TOKEN.test(target.socket)) return false;
-      const answer = await this.ask(socketSubject(this.opts.prefix, target.socket), frame);
+      const answer = await this.ask(socketSubject(this.opts.prefix, target.socket, 'http'), frame);
       return answer !== undefined && this.answer(reply, answer);
     }
     const { membership } = this.opts;

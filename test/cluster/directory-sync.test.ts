@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import WebSocket from 'ws';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
+import { type ClusterNode, clusterSkip, suiteCluster } from '../helpers/cluster-nodes.js';
 import { ADMIN, ALICE, BOB, GRACE, HANK } from '../api/voice/voice-helpers.js';
 
 /**
@@ -11,14 +11,9 @@ import { ADMIN, ALICE, BOB, GRACE, HANK } from '../api/voice/voice-helpers.js';
 const skip = await clusterSkip();
 
 describe('directory sync', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' });
-    [a, b] = cluster.nodes;
-  });
-  after(() => cluster?.stop());
+  suiteCluster((c) => ([a, b] = c.nodes));
 
   const status = async (node: ClusterNode, auth: string, path = '/api/v1') =>
     (await node.fetch(path, { auth })).status;

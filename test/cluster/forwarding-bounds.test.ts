@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
+import { type ClusterNode, clusterSkip, startCluster, suiteCluster } from '../helpers/cluster-nodes.js';
 import { basic } from '../helpers/server.js';
 import { BOB, GRACE } from '../api/voice/voice-helpers.js';
 
@@ -15,34 +15,29 @@ const SETTLE_MS = 1500;
 const TIMEOUT_MS = 1500;
 
 describe('forwarding within bounds', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(
-      ['a', 'b'],
-      { 1001: 'a', 1002: 'b' },
-      {},
-      { settleMs: SETTLE_MS, timeoutMs: TIMEOUT_MS },
-    );
-    [a, b] = cluster.nodes;
-    // A server's first requests are slow (compiling validators): the bounds are judged warm.
-    for (const [node, auth, from, to] of [
-      [a, BOB, '101@1001', '102'],
-      [b, GRACE, '200@1002', '201'],
-    ] as const) {
-      const made = (await (await call(node, auth, from, to)).json()) as { callId: string };
-      await node.fetch(`/api/v1/calls/${made.callId}`, {
-        auth,
-        method: 'POST',
-        json: { callRequest: 'hangupCall' },
-      });
-    }
-  });
-  after(() => cluster?.stop());
+  const cluster = suiteCluster(
+    async (c) => {
+      [a, b] = c.nodes;
+      // A server's first requests are slow (compiling validators): the bounds are judged warm.
+      for (const [node, auth, from, to] of [
+        [a, BOB, '101@1001', '102'],
+        [b, GRACE, '200@1002', '201'],
+      ] as const) {
+        const made = (await (await call(node, auth, from, to)).json()) as { callId: string };
+        await node.fetch(`/api/v1/calls/${made.callId}`, {
+          auth,
+          method: 'POST',
+          json: { callRequest: 'hangupCall' },
+        });
+      }
+    },
+    { settleMs: SETTLE_MS, timeoutMs: TIMEOUT_MS },
+  );
   beforeEach(async () => {
-    await cluster.assign(1001, 'a');
-    await cluster.assign(1002, 'b');
+    await cluster().assign(1001, 'a');
+    await cluster().assign(1002, 'b');
   });
 
   const call = (node: ClusterNode, auth = BOB, from = '101@1001', to = '102') =>
@@ -69,7 +64,7 @@ describe('forwarding within bounds', { skip }, () => {
   });
 
   test('an owner that answers nothing: 503 after the time-out, in each API’s shape', async () => {
-    const silent = await b.nats.subscribe(`${cluster.prefix}.node.mute.http`, { callback: () => {} });
+    const silent = await b.nats.subscribe(`${cluster().prefix}.node.mute.http`, { callback: () => {} });
     try {
       await b.membership.assign(1002, 'mute');
       await a.membership.assign(1002, 'mute');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { basic } from '../helpers/server.js';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
+import { type ClusterNode, clusterSkip, suiteCluster } from '../helpers/cluster-nodes.js';
 import { ALICE, BOB, GRACE } from '../api/voice/voice-helpers.js';
 import { DEMO } from '../../src/directory/demo-ids.js';
 
@@ -42,14 +42,9 @@ const json = (body: unknown): RequestInit => ({
 });
 
 describe('forwarding to the tenant’s owner', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' });
-    [a, b] = cluster.nodes;
-  });
-  after(() => cluster?.stop());
+  suiteCluster((c) => ([a, b] = c.nodes));
 
   test('a call made on the node that does not own the tenant is live on its owner', async () => {
     const made = await ask(b, '/api/v1/calls', { auth: BOB, ...json({ from: '101@1001', to: '102' }) });

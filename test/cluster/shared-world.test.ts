@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
+import { describe, test } from 'node:test';
+import { type ClusterNode, clusterSkip, suiteCluster } from '../helpers/cluster-nodes.js';
 import { ADMIN, ALICE, BOB, GRACE } from '../api/voice/voice-helpers.js';
 
 /**
@@ -10,14 +10,9 @@ import { ADMIN, ALICE, BOB, GRACE } from '../api/voice/voice-helpers.js';
 const skip = await clusterSkip();
 
 describe('the simulator’s clock and reset are the cluster’s', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' });
-    [a, b] = cluster.nodes;
-  });
-  after(() => cluster?.stop());
+  const cluster = suiteCluster((c) => ([a, b] = c.nodes));
 
   const sim = async (node: ClusterNode, path: string, json?: unknown) => {
     const r = await node.fetch(`/sim/v1${path}`, {
@@ -54,13 +49,13 @@ describe('the simulator’s clock and reset are the cluster’s', { skip }, () =
   test('a node that joins takes the cluster’s time', async () => {
     await sim(a, '/clock/advance', { ms: 7000 });
     const now = (await sim(a, '/clock')).body.now as number;
-    const c = await cluster.addNode('c');
+    const c = await cluster().addNode('c');
     try {
       assert.equal(c.runtime.clock.now(), now);
       const moved = await sim(c, '/clock/advance', { ms: 500 });
       for (const node of [a, b]) assert.equal(node.runtime.clock.now(), moved.body.now, node.name);
     } finally {
-      await cluster.stopNode('c');
+      await cluster().stopNode('c');
     }
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type ClusterNode, clusterSkip, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
-import { ALICE, CAROL, getJson, openSocket } from '../api/voice/voice-helpers.js';
+import { describe, test } from 'node:test';
+import { type ClusterNode, clusterSkip, suiteCluster } from '../helpers/cluster-nodes.js';
+import { ALICE, BOB, CAROL, getJson, openSocket } from '../api/voice/voice-helpers.js';
 
 /**
  * A voice socket's subscription sets live on the node that holds the socket; a request on them
@@ -11,14 +11,9 @@ import { ALICE, CAROL, getJson, openSocket } from '../api/voice/voice-helpers.js
 const skip = await clusterSkip();
 
 describe('requests on a voice socket go to the node that holds it', { skip }, () => {
-  let cluster: TestCluster;
   let a: ClusterNode;
   let b: ClusterNode;
-  before(async () => {
-    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' });
-    [a, b] = cluster.nodes;
-  });
-  after(() => cluster?.stop());
+  suiteCluster((c) => ([a, b] = c.nodes));
 
   test('sets are made and read through either node, alike', async () => {
     const sock = await openSocket(b, ALICE);
@@ -46,6 +41,46 @@ describe('requests on a voice socket go to the node that holds it', { skip }, ()
       // Another user is told the socket does not exist, wherever they ask.
       assert.deepEqual(await read(a, self, CAROL), await read(b, self, CAROL));
       assert.equal((await read(a, self, CAROL)).status, 404);
+    } finally {
+      await sock.close();
+    }
+  });
+
+  test('status by set: the socket’s set, the tenant owner’s live state, on either node', async () => {
+    const sock = await openSocket(b, ALICE);
+    try {
+      const made = await getJson(b, `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`, ALICE, {
+        method: 'POST',
+      });
+      const self = made.headers.get('location')!;
+      const watch = await getJson(b, `${self}/presenceeventaccounts`, ALICE, {
+        method: 'PUT',
+        json: { eventAccounts: ['101@1001', '102@1001'] },
+      });
+      assert.equal(watch.status, 200);
+      // Bob calls Carol: the call, and so their presence, live on a, the owner of 1001.
+      const call = await getJson(a, '/api/v1/calls', BOB, {
+        method: 'POST',
+        json: { from: '101@1001', to: '102' },
+      });
+      assert.equal(call.status, 201);
+      const path = `/api/v1/presencestatus/${sock.id}/subscriptionsets/${made.body.subscriptionSetId as string}`;
+      const onB = await getJson(b, path, ALICE, { headers: { 'x-request-id': 'st' } });
+      assert.equal(onB.status, 200);
+      assert.deepEqual(
+        onB.body._embedded.presenceStatus.map((p: { accountId: string; callActivity: string }) => [
+          p.accountId,
+          p.callActivity,
+        ]),
+        [
+          ['101@1001', 'busy'],
+          ['102@1001', 'busy'],
+        ],
+      );
+      assert.deepEqual((await getJson(a, path, ALICE, { headers: { 'x-request-id': 'st' } })).body, onB.body);
+      assert.equal((await getJson(a, path, CAROL)).status, 404, 'only the socket’s owner reads it');
+      const park = `/api/v1/presencestatus/parklocationstatus/ws/${sock.id}/subscriptionsets/${made.body.subscriptionSetId as string}`;
+      assert.equal((await getJson(a, park, ALICE)).status, 200);
     } finally {
       await sock.close();
     }

@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { after, before } from 'node:test';
 import type { Config } from '../../src/server/config.js';
 import { composeForwarding, type ForwardingNodeOptions } from '../../src/server/cluster-forward.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -111,7 +112,8 @@ export async function startCluster(
   const startNode = async (name: string) => {
     const membership = new StaticMembership(name);
     for (const [tenantId, owner] of Object.entries(owned)) await membership.assign(Number(tenantId), owner);
-    const nats = await connect({ servers: NATS_URL });
+    // As a node connects (src/cluster/nats.ts): no stack captured per request.
+    const nats = await connect({ servers: NATS_URL, noAsyncTraces: true });
     const server = await startTestServer(overrides, {
       target: { kind: 'postgres', url: PG_URL, schema },
       standIn: true,
@@ -134,4 +136,24 @@ export async function startCluster(
     throw e;
   }
   return cluster;
+}
+
+/**
+ * The suites' cluster: nodes a (owner of tenant 1001) and b (of 1002), started before the
+ * suite's tests and stopped after them; `started` receives it first. Call inside `describe`.
+ */
+export function suiteCluster(
+  started: (cluster: TestCluster) => unknown,
+  forwarding: Partial<Omit<ForwardingNodeOptions, 'nats' | 'prefix'>> = {},
+): () => TestCluster {
+  let cluster: TestCluster | undefined;
+  before(async () => {
+    cluster = await startCluster(['a', 'b'], { 1001: 'a', 1002: 'b' }, {}, forwarding);
+    await started(cluster);
+  });
+  after(() => cluster?.stop());
+  return () => {
+    if (!cluster) throw new Error('the suite cluster has not started');
+    return cluster;
+  };
 }

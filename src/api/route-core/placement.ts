@@ -34,8 +34,13 @@ export interface Placement {
     target: Target,
     body: Buffer | undefined,
   ): Promise<boolean>;
-  /** This node holds the voice socket `id`: its requests come here (until the returned release). */
-  holdSocket(id: string): () => void;
+  /**
+   * This node holds the voice socket `id`: its requests come here, and `state` answers what the
+   * socket holds to any node that asks (until the returned release).
+   */
+  holdSocket(id: string, state: () => unknown): () => void;
+  /** What the node holding the voice socket `id` answers of it; undefined when none holds it. */
+  socketState(id: string): Promise<unknown>;
 }
 
 /** What a request concerns: a tenant (by id), or a voice WebSocket (by webSocketId). */

@@ -79,6 +79,24 @@ for (const { name, target } of testTargets()) {
       await db2.close();
     });
 
+    test('the entity store loads just the records asked for (another node refreshing)', async () => {
+      const db = await openDatabase(target());
+      const store = new SqlEntityStore(db);
+      await store.replaceAll(demoWorld());
+      const rows = await store.load([
+        { kind: 'extension', id: '1001:101' },
+        { kind: 'tenant', id: '1002' },
+        { kind: 'extension', id: '1001:999' },
+      ]);
+      assert.deepEqual(rows.map((r) => `${r.kind}/${r.id}/${r.tenantId}`).sort(), [
+        'extension/1001:101/1001',
+        'tenant/1002/1002',
+      ]);
+      assert.equal((rows.find((r) => r.kind === 'extension')?.data as { ext?: string }).ext, '101');
+      assert.deepEqual(await store.load([]), []);
+      await db.close();
+    });
+
     test('call records: write, read back, search newest first', async () => {
       const t = target();
       const db = await openDatabase(t);

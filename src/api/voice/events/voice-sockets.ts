@@ -45,13 +45,36 @@ export class VoiceSockets {
 
   add(s: VoiceSocket): void {
     this.byId.set(s.id, s);
-    if (this.placement) s.release = this.placement.holdSocket(s.id);
+    if (this.placement) s.release = this.placement.holdSocket(s.id, () => heldState(s));
   }
 
   /** The socket, only when `p` is its owner (others are told it does not exist). */
   ownedBy(id: string, p: Principal): VoiceSocket | undefined {
     const s = this.byId.get(id);
     return s && identityOf(s.owner) === identityOf(p) ? s : undefined;
+  }
+
+  /**
+   * A set of socket `id` when `p` owns the socket: held here or, in a cluster, by another node (as
+   * it stands there now). The status reads by set run on the tenant's owner, the socket anywhere.
+   */
+  async findSet(id: string, setId: string, p: Principal): Promise<SetView | undefined> {
+    const here = this.byId.get(id);
+    if (here || !this.placement) return this.ownedBy(id, p)?.sets.get(setId);
+    const held = (await this.placement.socketState(id)) as HeldState | undefined;
+    const stored = held?.owner === identityOf(p) ? held.sets.find((s) => s.id === setId) : undefined;
+    if (!stored || p.tenantId === undefined) return undefined;
+    return {
+      id: stored.id,
+      webSocketId: id,
+      tenantId: p.tenantId,
+      accounts: {
+        call: new Set(stored.accounts.call),
+        presence: new Set(stored.accounts.presence),
+        park: new Set(stored.accounts.park),
+      },
+      parkScope: stored.parkScope,
+    };
   }
 
   /** A new, empty subscription set of `socket`. */
@@ -128,6 +151,15 @@ export class VoiceSockets {
     return n;
   }
 }
+
+/** What a set's status reads need of it, wherever the socket is. */
+export type SetView = Pick<SubscriptionSet, 'id' | 'webSocketId' | 'tenantId' | 'accounts' | 'parkScope'>;
+
+/** A socket as its node tells another: whose it is, and its sets. */
+interface HeldState extends VoiceSessionState {
+  owner: string;
+}
+const heldState = (s: VoiceSocket): HeldState => ({ owner: identityOf(s.owner), ...stateOf(s) });
 
 function stateOf(s: VoiceSocket): VoiceSessionState {
   return {

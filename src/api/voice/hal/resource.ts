@@ -9,7 +9,7 @@ import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
 import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
 import { requestPrincipal } from '../../auth/request-principal.js';
-import type { Target } from '../../route-core/placement.js';
+import type { PlaceOf, Target } from '../../route-core/placement.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -74,6 +74,8 @@ export interface ResourceDef {
   path: string;
   ns?: Namespace;
   verbs: Partial<Record<Verb, VerbDef>>;
+  /** In a cluster: what its requests concern, instead of the voice rule (route-core/placement.ts). */
+  place?: PlaceOf;
 }
 
 export interface ListSpec {
@@ -138,6 +140,7 @@ function registerResource(
       body: doc?.body,
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
+      place: def.place,
       doc: doc && operation(deps, doc),
       handle: vd.handle,
     });

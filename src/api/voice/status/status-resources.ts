@@ -1,10 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { AccessRule } from '../../../core/permissions.js';
 import type { Extension } from '../../../directory/model.js';
 import type { ParkLocationStatus, PresenceStatus } from '../../../switch/types.js';
 import { expandAccounts } from '../events/account-rules.js';
-import type { SubscriptionSet } from '../events/subscriptions.js';
-import type { VoiceSockets } from '../events/voice-sockets.js';
+import type { SetView, VoiceSockets } from '../events/voice-sockets.js';
+import { requestPrincipal } from '../../auth/request-principal.js';
 import { link } from '../hal/links.js';
 import type { Entity, ItemSchema } from '../hal/model.js';
 import { type Ctx, checkTenant, listEntity, type ResourceDef, TenantIdParam } from '../hal/resource.js';
@@ -149,12 +150,16 @@ function parkList(
   };
 }
 
+/**
+ * In a cluster, a status read by subscription set runs on the owner of the requester's tenant
+ * (the live state it reads), which asks the node holding the socket for the set.
+ */
+const ownTenant = (req: FastifyRequest) => requestPrincipal(req)?.tenantId;
+
 /** The status resources a client reads before relying on events. */
 export function statusResources(sockets: VoiceSockets): ResourceDef[] {
-  const setOf = (ctx: Ctx): SubscriptionSet => {
-    const set = sockets
-      .ownedBy(ctx.params.webSocketId, ctx.principal)
-      ?.sets.get(ctx.params.subscriptionSetId);
+  const setOf = async (ctx: Ctx): Promise<SetView> => {
+    const set = await sockets.findSet(ctx.params.webSocketId, ctx.params.subscriptionSetId, ctx.principal);
     if (!set) {
       throw notFound(
         'SUBSCRIPTION_SET_NOT_FOUND',
@@ -279,6 +284,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
     },
     {
       path: '/v1/presencestatus/:webSocketId/subscriptionsets/:subscriptionSetId',
+      place: ownTenant,
       verbs: {
         GET: {
           rules: WATCHERS,
@@ -290,8 +296,8 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
             true,
             'Only the owner of the WebSocket reads it (others get 404).',
           ),
-          handle: (ctx) => {
-            const set = setOf(ctx);
+          handle: async (ctx) => {
+            const set = await setOf(ctx);
             return presenceList(
               ctx,
               set.tenantId,
@@ -305,6 +311,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
     },
     {
       path: '/v1/presencestatus/parklocationstatus/ws/:webSocketId/subscriptionsets/:subscriptionSetId',
+      place: ownTenant,
       verbs: {
         GET: {
           rules: WATCHERS,
@@ -316,8 +323,8 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
             true,
             'Only the owner of the WebSocket reads it (others get 404).',
           ),
-          handle: (ctx) => {
-            const set = setOf(ctx);
+          handle: async (ctx) => {
+            const set = await setOf(ctx);
             const numbers =
               set.parkScope === 'all'
                 ? ctx.runtime.directory.parkLocations(set.tenantId)
