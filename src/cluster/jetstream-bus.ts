@@ -46,6 +46,8 @@ export interface JetStreamBusOptions {
 export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<PlatformEvent> {
   /** Events this node was asked to publish for a tenant it does not own (dropped). */
   notOwned = 0;
+  /** Tenants whose dropped events were logged already (once each, the counter says the rest). */
+  private readonly warned = new Set<number>();
   private handlers: Handler<PlatformEvent>[] = [];
   private readonly publisher: EventPublisher;
   private readonly reader: EventReader;
@@ -78,6 +80,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       head,
       (e, seq) => bus.deliver(e, seq),
       options.log,
+      () => !options.nc.isClosed(),
     );
     await bus.consumer.start();
     return bus;
@@ -87,10 +90,13 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   publish(event: PlatformEvent): void {
     if (!this.options.membership.owns(event.tenantId)) {
       this.notOwned++;
-      this.options.log.warn(
-        { tenantId: event.tenantId, type: event.type },
-        'event of a tenant this node does not own: not published',
-      );
+      if (!this.warned.has(event.tenantId)) {
+        this.warned.add(event.tenantId);
+        this.options.log.warn(
+          { tenantId: event.tenantId, type: event.type },
+          'event of a tenant this node does not own: not published (logged once per tenant)',
+        );
+      }
       return;
     }
     this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event));
