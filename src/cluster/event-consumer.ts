@@ -20,7 +20,8 @@ const BATCH = 1024;
 /** A pull's lifetime; heartbeats at half of it tell a lost consumer within two of them. */
 const EXPIRES_MS = 5_000;
 
-export type SequencedHandler = (event: PlatformEvent, seq: number) => void;
+/** `msgId`: the message's id, when `wantsMsgIds` said so (the publisher confirms its own). */
+export type SequencedHandler = (event: PlatformEvent, seq: number, msgId?: string) => void;
 
 export interface ConsumerStats {
   /** Events handed to the subscribers. */
@@ -52,6 +53,8 @@ export class EventConsumer {
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
     /** False once the connection is closed for good: then nothing is started again. */
     private readonly connected: () => boolean = () => true,
+    /** Whether to read each message's id (a header: only while this node awaits its own). */
+    private readonly wantsMsgIds: () => boolean = () => false,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -80,7 +83,7 @@ export class EventConsumer {
         this.last = m.seq;
         if (event) {
           this.stats.consumed++;
-          this.deliver(event, m.seq);
+          this.deliver(event, m.seq, this.wantsMsgIds() ? m.headers?.get('Nats-Msg-Id') : undefined);
         }
         if (this.waiters.length > 0) this.wake();
       },
