@@ -1,17 +1,27 @@
 /**
- * Every node's side of the cluster's event stream: one ordered push consumer on every tenant's
- * subject (`<prefix>.ev.>`, one filter: JetStream 2.9), from a given sequence on, handing each
- * event with its stream sequence to the node's subscribers in stream order, one at a time. The
- * client library recreates an ordered consumer that missed a message or lost its connection,
- * from the last sequence it delivered; should the consumer stop for good, it is started again
- * after the last sequence handed on. `position` is that sequence, and `reached` lets a caller
- * wait until the node has been handed everything up to a given one.
+ * Every node's side of the cluster's event stream: one ordered consumer on every tenant's subject
+ * (`<prefix>.ev.>`, one filter: JetStream 2.9), from a given sequence on, handing each event with
+ * its stream sequence to the node's subscribers in stream order, one at a time. The client
+ * library recreates an ordered consumer that missed a message, lost its connection or was
+ * deleted on the server, from the last sequence it delivered; should the consumer stop for good,
+ * it is started again after the last sequence handed on. `position` is that sequence, and
+ * `reached` lets a caller wait until the node has been handed everything up to a given one.
+ *
+ * It is the library's pull-based ordered consumer with a pull always outstanding, so messages
+ * flow as they are stored, as with a push consumer; unlike the push flavour (whose heartbeat is
+ * fixed at 30 s), it notices a lost consumer within seconds (docs/decisions.md, "Cluster events").
  */
 import type { ConsumerMessages, JetStreamClient } from '@nats-io/jetstream';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { decodeEvent } from './event-codec.js';
 
-export type SequencedHandler = (event: PlatformEvent, seq: number) => void;
+/** Messages asked for per pull; the next pull goes out at three quarters of them. */
+const BATCH = 1024;
+/** A pull's lifetime; heartbeats at half of it tell a lost consumer within two of them. */
+const EXPIRES_MS = 5_000;
+
+/** `msgId`: the message's id, when `wantsMsgIds` said so (the publisher confirms its own). */
+export type SequencedHandler = (event: PlatformEvent, seq: number, msgId?: string) => void;
 
 export interface ConsumerStats {
   /** Events handed to the subscribers. */
@@ -41,6 +51,10 @@ export class EventConsumer {
     private last: number,
     private readonly deliver: SequencedHandler,
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+    /** False once the connection is closed for good: then nothing is started again. */
+    private readonly connected: () => boolean = () => true,
+    /** Whether to read each message's id (a header: only while this node awaits its own). */
+    private readonly wantsMsgIds: () => boolean = () => false,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -49,11 +63,13 @@ export class EventConsumer {
   }
 
   async start(): Promise<void> {
-    const consumer = await this.js.consumers.getPushConsumer(this.stream, {
+    const consumer = await this.js.consumers.get(this.stream, {
       filter_subjects: this.subject,
       opt_start_seq: this.last + 1,
     });
     const messages = await consumer.consume({
+      max_messages: BATCH,
+      expires: EXPIRES_MS,
       callback: (m) => {
         // After a restart the consumer may offer again what was handed on already.
         if (m.seq <= this.last) return;
@@ -67,14 +83,14 @@ export class EventConsumer {
         this.last = m.seq;
         if (event) {
           this.stats.consumed++;
-          this.deliver(event, m.seq);
+          this.deliver(event, m.seq, this.wantsMsgIds() ? m.headers?.get('Nats-Msg-Id') : undefined);
         }
         if (this.waiters.length > 0) this.wake();
       },
     });
     this.messages = messages;
     void messages.closed().then((err) => {
-      if (this.closed) return;
+      if (this.closed || !this.connected()) return;
       this.stats.restarts++;
       this.log.warn({ err, after: this.last }, 'event consumer stopped; starting it again');
       setTimeout(() => void this.restart(), 250).unref?.();
@@ -113,7 +129,7 @@ export class EventConsumer {
   }
 
   private async restart(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || !this.connected()) return;
     try {
       await this.start();
     } catch (err) {

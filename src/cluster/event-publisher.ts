@@ -1,24 +1,27 @@
 /**
- * The owner's side of the cluster's event stream: each event is published to JetStream in the
- * order the switch raised it, without waiting for the acknowledgement of the one before (a
- * JetStream publish is a request on the node's one connection, and the server stores the
- * requests of one connection in the order they arrive). Acknowledgements are awaited in the
- * background.
+ * The owner's side of the cluster's event stream. Each event is published in the order the
+ * switch raised it, as a plain NATS publish on the node's one connection (JetStream stores the
+ * messages of one connection in the order they arrive), under a message id. There is no
+ * acknowledgement on the hot path: a JetStream acknowledgement is a request per event, which cost
+ * about as much CPU as the rest of the event's way to the sockets (docs/decisions.md, "Cluster
+ * events"). The node's own consumer reads every event back anyway, so it confirms each one
+ * (`confirm`): in order, a few milliseconds later.
  *
- * A failed acknowledgement (time-out, no stream, connection lost) starts a recovery that keeps
- * the order: new events are held back, the publishes still in flight are let settle, then every
- * failed event and every held one is published again one at a time, in order, each under its
- * first message id, so a publish that did land the first time is not stored twice (JetStream's
- * duplicate window). Only an event whose first try failed while a later one was stored can end
- * up out of place; that is counted (`reordered`) and logged. An event that still fails after
+ * An event not confirmed in time, or skipped (a later one of this publisher confirmed first), or
+ * whose publish threw, starts a recovery that keeps the order: new events are held back, then the
+ * unconfirmed and the held ones are published again one at a time, in order, as acknowledged
+ * JetStream publishes under their first message ids, so one that did land the first time is not
+ * stored twice (JetStream's duplicate window). Only an event that failed while a later one was
+ * stored can end up out of place: counted (`reordered`) and logged. An event still failing after
  * the retry window is dropped, counted (`lost`) and logged.
  */
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
 
 export interface PublisherStats {
-  /** Events stored in the stream (acknowledged). */
+  /** Events stored in the stream (confirmed or acknowledged). */
   published: number;
-  /** Acknowledgements that failed (each may be retried). */
+  /** Events not confirmed in time, skipped, or whose publish or acknowledged retry failed. */
   failures: number;
   /** Events stored after a later one, because their first try failed and the later one's did not. */
   reordered: number;
@@ -31,124 +34,174 @@ interface Outgoing {
   subject: string;
   data: Uint8Array;
   msgId: string;
-  firstFailure?: number;
+  sentAt: number;
+  /** When its first try was known to have failed. */
+  failedAt?: number;
 }
 
 export interface PublisherOptions {
   /** Unique per process: message ids are `<prefix><ordinal>`. */
   msgIdPrefix: string;
+  /** How long an event may go unconfirmed before it counts as failed. */
+  confirmTimeoutMs?: number;
   /** How long a failed event is retried before it is given up. */
   retryWindowMs?: number;
   /** Events held back during a recovery, at most (beyond: dropped as lost). */
   maxHeld?: number;
-  /** Time-out of one acknowledgement. */
-  ackTimeoutMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 export class EventPublisher {
   readonly stats: PublisherStats = { published: 0, failures: 0, reordered: 0, lost: 0 };
   private ordinal = 0;
-  private inFlight = 0;
-  private maxAcked = 0;
+  private maxStored = 0;
+  /** Published, not yet confirmed, in publish order. */
+  private inFlight: Outgoing[] = [];
   private recovering = false;
   private failed: Outgoing[] = [];
   private held: Outgoing[] = [];
+  private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
   constructor(
-    private readonly js: JetStreamClient,
+    private readonly nc: Pick<NatsConnection, 'publish'>,
+    private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly options: PublisherOptions,
   ) {}
 
+  /** Whether `confirm` wants the consumed messages' ids (only while some are awaited). */
+  get awaiting(): boolean {
+    return this.inFlight.length > 0 || this.recovering;
+  }
+
   publish(subject: string, data: Uint8Array): void {
     const ordinal = ++this.ordinal;
-    const m: Outgoing = { ordinal, subject, data, msgId: `${this.options.msgIdPrefix}${ordinal}` };
+    const m: Outgoing = {
+      ordinal,
+      subject,
+      data,
+      msgId: `${this.options.msgIdPrefix}${ordinal}`,
+      sentAt: Date.now(),
+    };
     if (this.recovering) {
       if (this.held.length >= (this.options.maxHeld ?? 100_000)) this.give(m, 'too many events held back');
       else this.held.push(m);
       return;
     }
-    this.inFlight++;
-    this.send(m).then(
-      (ack) => {
-        this.inFlight--;
-        this.acked(m, ack);
-        this.settle();
-      },
-      (err: unknown) => {
-        this.inFlight--;
-        this.stats.failures++;
-        this.options.log.warn({ err, subject, msgId: m.msgId }, 'event publish not acknowledged; retrying');
-        m.firstFailure = Date.now();
-        this.failed.push(m);
-        this.recovering = true;
-        this.settle();
-      },
-    );
+    try {
+      this.nc.publish(subject, data, { headers: msgIdHeader(m.msgId) });
+    } catch (err) {
+      this.fail([m], err);
+      return;
+    }
+    this.inFlight.push(m);
+    this.arm();
   }
 
-  /** Resolves once nothing is in flight or held (bounded by the retry window). */
+  /**
+   * A message this node consumed from the stream, by its message id: confirms an event of this
+   * publisher, and tells it that any earlier one still awaited was skipped.
+   */
+  confirm(msgId: string | undefined): void {
+    if (!msgId?.startsWith(this.options.msgIdPrefix)) return;
+    const ordinal = Number(msgId.slice(this.options.msgIdPrefix.length));
+    const late = this.failed.findIndex((m) => m.ordinal === ordinal);
+    if (late >= 0) {
+      // Stored after all (a slow confirmation): it needs no retry.
+      this.failed.splice(late, 1);
+      this.stored(ordinal, true);
+      this.settle();
+      return;
+    }
+    let skipped = 0;
+    while (skipped < this.inFlight.length && this.inFlight[skipped]!.ordinal < ordinal) skipped++;
+    const head = this.inFlight[skipped];
+    if (head?.ordinal !== ordinal) return;
+    const missing = this.inFlight.splice(0, skipped + 1);
+    missing.pop();
+    this.stored(ordinal, false);
+    if (missing.length > 0) this.fail(missing, new Error('skipped: a later event was stored first'));
+    this.arm();
+    this.settle();
+  }
+
+  /** Resolves once nothing is awaited or held (bounded by the retry window). */
   idle(): Promise<void> {
-    if (this.inFlight === 0 && !this.recovering) return Promise.resolve();
+    if (!this.awaiting) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Stops retrying: whatever is still failed or held is given up. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.timer);
   }
 
-  private send(m: Outgoing): Promise<PubAck> {
-    return this.js.publish(m.subject, m.data, {
-      msgID: m.msgId,
-      ...(this.options.ackTimeoutMs ? { timeout: this.options.ackTimeoutMs } : {}),
-    });
+  /** Times the oldest awaited event out (one timer for the head of the queue). */
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const head = this.inFlight[0];
+    if (!head || this.closed) return;
+    const wait = head.sentAt + (this.options.confirmTimeoutMs ?? 5_000) - Date.now();
+    this.timer = setTimeout(
+      () => this.fail(this.inFlight.splice(0), new Error('not confirmed in time')),
+      wait,
+    );
+    this.timer.unref?.();
   }
 
-  private acked(m: Outgoing, ack: PubAck): void {
+  private stored(ordinal: number, reorderedUnlessDuplicate: boolean): void {
     this.stats.published++;
-    if (m.firstFailure !== undefined && !ack.duplicate && m.ordinal < this.maxAcked) {
+    if (reorderedUnlessDuplicate && ordinal < this.maxStored) {
       this.stats.reordered++;
-      this.options.log.error(
-        { subject: m.subject, msgId: m.msgId, seq: ack.seq },
-        'event stored out of order after a failed publish',
-      );
+      this.options.log.error({ ordinal }, 'event stored out of order after a failed publish');
     }
-    this.maxAcked = Math.max(this.maxAcked, m.ordinal);
+    this.maxStored = Math.max(this.maxStored, ordinal);
   }
 
-  /** Once every publish in flight has settled: recover, or tell the waiters all is stored. */
-  private settle(): void {
-    if (this.inFlight > 0) return;
-    if (this.recovering) {
-      if (this.failed.length > 0) void this.recover();
-      return;
-    }
-    for (const w of this.idleWaiters.splice(0)) w();
+  private fail(ms: Outgoing[], err: unknown): void {
+    if (ms.length === 0) return;
+    this.stats.failures += ms.length;
+    this.options.log.warn(
+      { err, events: ms.length, first: ms[0]!.msgId },
+      'event publish not confirmed; publishing again in order',
+    );
+    const now = Date.now();
+    for (const m of ms) m.failedAt ??= now;
+    this.failed.push(...ms);
+    if (this.recovering) return;
+    this.recovering = true;
+    // Whatever is still awaited goes after the failed ones, in order.
+    this.failed.push(...this.inFlight.splice(0));
+    clearTimeout(this.timer);
+    void this.recover();
   }
 
   private async recover(): Promise<void> {
-    const queue = this.failed.sort((a, b) => a.ordinal - b.ordinal);
-    this.failed = [];
     let delay = 50;
-    while (queue.length > 0 || this.held.length > 0) {
-      const m = queue.shift() ?? this.held.shift()!;
-      const since = m.firstFailure ?? Date.now();
+    for (;;) {
+      this.failed.sort((a, b) => a.ordinal - b.ordinal);
+      const m = this.failed.shift() ?? this.held.shift();
+      if (!m) break;
+      const since = m.failedAt ?? Date.now();
       for (;;) {
         if (this.closed || Date.now() - since > (this.options.retryWindowMs ?? 60_000)) {
           this.give(m, this.closed ? 'publisher closed' : 'retry window passed');
           break;
         }
         try {
-          this.acked(m, await this.send(m));
+          const ack: PubAck = await this.js.publish(m.subject, m.data, { msgID: m.msgId });
+          // A duplicate landed the first time, in its place.
+          if (ack.duplicate) this.stored(m.ordinal, false);
+          else this.stored(m.ordinal, m.failedAt !== undefined);
           delay = 50;
           break;
         } catch (err) {
           this.stats.failures++;
-          m.firstFailure ??= since;
-          this.options.log.warn({ err, subject: m.subject, msgId: m.msgId }, 'event publish retry failed');
+          m.failedAt ??= since;
+          this.options.log.warn({ err, msgId: m.msgId }, 'event publish retry failed');
           await new Promise((r) => setTimeout(r, delay));
           delay = Math.min(delay * 2, 2_000);
         }
@@ -158,8 +211,18 @@ export class EventPublisher {
     this.settle();
   }
 
+  private settle(): void {
+    if (!this.awaiting) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
   private give(m: Outgoing, why: string): void {
     this.stats.lost++;
     this.options.log.error({ subject: m.subject, msgId: m.msgId, why }, 'event dropped: not published');
   }
+}
+
+function msgIdHeader(id: string) {
+  const h = headers();
+  h.set('Nats-Msg-Id', id);
+  return h;
 }

@@ -46,6 +46,8 @@ export interface JetStreamBusOptions {
 export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<PlatformEvent> {
   /** Events this node was asked to publish for a tenant it does not own (dropped). */
   notOwned = 0;
+  /** Tenants whose dropped events were logged already (once each, the counter says the rest). */
+  private readonly warned = new Set<number>();
   private handlers: Handler<PlatformEvent>[] = [];
   private readonly publisher: EventPublisher;
   private readonly reader: EventReader;
@@ -57,7 +59,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     private readonly jsm: JetStreamManager,
   ) {
     const js = jetstream(options.nc);
-    this.publisher = new EventPublisher(js, {
+    this.publisher = new EventPublisher(options.nc, js, {
       msgIdPrefix: `${options.membership.nodeId}:${randomUUID()}:`,
       log: options.log,
     });
@@ -76,8 +78,10 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       names.stream,
       names.all,
       head,
-      (e, seq) => bus.deliver(e, seq),
+      (e, seq, msgId) => bus.deliver(e, seq, msgId),
       options.log,
+      () => !options.nc.isClosed(),
+      () => bus.publisher.awaiting,
     );
     await bus.consumer.start();
     return bus;
@@ -87,10 +91,13 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   publish(event: PlatformEvent): void {
     if (!this.options.membership.owns(event.tenantId)) {
       this.notOwned++;
-      this.options.log.warn(
-        { tenantId: event.tenantId, type: event.type },
-        'event of a tenant this node does not own: not published',
-      );
+      if (!this.warned.has(event.tenantId)) {
+        this.warned.add(event.tenantId);
+        this.options.log.warn(
+          { tenantId: event.tenantId, type: event.type },
+          'event of a tenant this node does not own: not published (logged once per tenant)',
+        );
+      }
       return;
     }
     this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event));
@@ -123,7 +130,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     const gauge = (name: string, help: string, read: () => number) =>
       telemetry.offerGauge(`cluster_events_${name}`, { help, read });
     gauge('published', 'Events this node published to the cluster event stream.', () => p.published);
-    gauge('publish_failures', 'Event publishes not acknowledged (each retried in order).', () => p.failures);
+    gauge('publish_failures', 'Event publishes not confirmed (each retried in order).', () => p.failures);
     gauge('reordered', 'Events stored after a later one because their publish failed.', () => p.reordered);
     gauge('lost', 'Events given up after the publish retry window.', () => p.lost);
     gauge('not_owned', 'Events of tenants this node does not own, not published.', () => this.notOwned);
@@ -139,7 +146,8 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     await this.consumer.close();
   }
 
-  private deliver(event: PlatformEvent, seq: number): void {
+  private deliver(event: PlatformEvent, seq: number, msgId: string | undefined): void {
+    if (msgId) this.publisher.confirm(msgId);
     for (const h of this.handlers) {
       try {
         h(event, seq);

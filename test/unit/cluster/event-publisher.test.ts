@@ -1,51 +1,74 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import type { PubAck } from '@nats-io/jetstream';
+import type { MsgHdrs } from '@nats-io/transport-node';
 import { EventPublisher } from '../../../src/cluster/event-publisher.js';
 
 /**
- * A stand-in for JetStream's publish: records what is sent, stores by message id (its duplicate
- * window), and answers each acknowledgement when the test says.
+ * A stand-in for the stream: plain publishes are recorded and stored (or dropped) when the test
+ * says, each stored one read back by the node's consumer (`confirm`); acknowledged publishes (the
+ * recovery's) store by message id (the duplicate window) and are answered when the test says.
  */
 class FakeStream {
-  sent: string[] = [];
+  /** Plain publishes, in the order sent: [body, message id]. */
+  sent: [string, string][] = [];
+  /** Acknowledged publishes, in the order sent. */
+  retried: string[] = [];
+  /** Message ids in the order stored. */
   stored: string[] = [];
-  private pending: { id: string; ok: (a: PubAck) => void; fail: (e: Error) => void }[] = [];
+  private acks: { id: string; ok: (a: PubAck) => void; fail: (e: Error) => void }[] = [];
+  publisher!: EventPublisher;
+  closed = false;
 
-  client(): JetStreamClient {
-    return {
-      publish: (_subject: string, data: Uint8Array, opts: { msgID: string }) => {
-        const body = new TextDecoder().decode(data);
-        this.sent.push(body);
-        return new Promise<PubAck>((ok, fail) => this.pending.push({ id: opts.msgID, ok, fail }));
-      },
-    } as unknown as JetStreamClient;
+  readonly nc = {
+    publish: (_subject: string, data?: unknown, opts?: { headers?: MsgHdrs }) => {
+      if (this.closed) throw new Error('connection closed');
+      this.sent.push([new TextDecoder().decode(data as Uint8Array), opts!.headers!.get('Nats-Msg-Id')]);
+    },
+  };
+
+  readonly js = {
+    publish: (_subject: string, data?: unknown, opts?: { msgID?: string }) => {
+      this.retried.push(new TextDecoder().decode(data as Uint8Array));
+      return new Promise<PubAck>((ok, fail) => this.acks.push({ id: opts!.msgID!, ok, fail }));
+    },
+  };
+
+  /** Stores the `i`th plain publish and lets the node's consumer read it back. */
+  store(i: number): void {
+    const id = this.sent[i]![1];
+    if (!this.stored.includes(id)) this.stored.push(id);
+    this.publisher.confirm(id);
   }
 
-  /** Stores and acknowledges the oldest publish awaiting its acknowledgement. */
+  /** Answers the oldest acknowledged publish: stored (a duplicate if it was already). */
   ack(): void {
-    const p = this.pending.shift()!;
-    const duplicate = this.stored.includes(p.id);
-    if (!duplicate) this.stored.push(p.id);
-    p.ok({ stream: 'S', seq: this.stored.length, duplicate, domain: '' } as PubAck);
+    const a = this.acks.shift()!;
+    const duplicate = this.stored.includes(a.id);
+    if (!duplicate) this.stored.push(a.id);
+    a.ok({ stream: 'S', seq: this.stored.length, duplicate, domain: '' } as PubAck);
   }
 
-  /** Fails the oldest publish; `landed`: it was stored all the same (a lost acknowledgement). */
-  fail(landed = false): void {
-    const p = this.pending.shift()!;
-    if (landed) this.stored.push(p.id);
-    p.fail(new Error('timeout'));
+  failAck(): void {
+    this.acks.shift()!.fail(new Error('timeout'));
   }
 
-  get waiting(): number {
-    return this.pending.length;
+  get acksWaiting(): number {
+    return this.acks.length;
   }
 }
 
 const log = { warn() {}, error() {} };
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const enc = (s: string) => new TextEncoder().encode(s);
-/** Lets the recovery loop go one step: a try, its acknowledgement. */
+
+function publisherOn(
+  stream: FakeStream,
+  options: { confirmTimeoutMs?: number; retryWindowMs?: number } = {},
+) {
+  stream.publisher = new EventPublisher(stream.nc, stream.js, { msgIdPrefix: 'n:', log, ...options });
+  return stream.publisher;
+}
+
 async function until(cond: () => boolean, ms = 2_000) {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -55,75 +78,103 @@ async function until(cond: () => boolean, ms = 2_000) {
 }
 
 describe('event publisher', () => {
-  test('publishes in order without waiting for each acknowledgement', async () => {
-    const js = new FakeStream();
-    const p = new EventPublisher(js.client(), { msgIdPrefix: 'n:', log });
+  test('publishes in order without waiting, each confirmed by the node’s own consumer', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
     for (let i = 1; i <= 5; i++) p.publish('s', enc(`e${i}`));
-    assert.deepEqual(js.sent, ['e1', 'e2', 'e3', 'e4', 'e5']);
-    assert.equal(js.waiting, 5);
-    for (let i = 0; i < 5; i++) js.ack();
+    assert.deepEqual(
+      s.sent.map(([body]) => body),
+      ['e1', 'e2', 'e3', 'e4', 'e5'],
+    );
+    assert.equal(p.awaiting, true);
+    for (let i = 0; i < 5; i++) s.store(i);
     await p.idle();
-    assert.deepEqual(js.stored, ['n:1', 'n:2', 'n:3', 'n:4', 'n:5']);
+    assert.equal(p.awaiting, false);
+    assert.deepEqual(s.stored, ['n:1', 'n:2', 'n:3', 'n:4', 'n:5']);
     assert.equal(p.stats.published, 5);
+    assert.deepEqual(s.retried, [], 'no acknowledged publish on the hot path');
+    p.confirm('other-node:7');
+    assert.equal(p.stats.published, 5, 'another node’s events are not this publisher’s');
   });
 
-  test('a failed acknowledgement holds new events back and publishes again in order', async () => {
-    const js = new FakeStream();
-    const p = new EventPublisher(js.client(), { msgIdPrefix: 'n:', log });
+  test('a skipped event holds new ones back and is published again, in order, acknowledged', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
     p.publish('s', enc('e1'));
     p.publish('s', enc('e2'));
     p.publish('s', enc('e3'));
-    js.ack();
-    js.fail(); // e2: not stored
-    await tick();
-    p.publish('s', enc('e4')); // held: recovery is under way
-    assert.deepEqual(js.sent, ['e1', 'e2', 'e3']);
-    js.ack(); // e3 was stored before e2's retry
-    await until(() => js.waiting === 1);
-    assert.deepEqual(js.sent.slice(3), ['e2']);
-    js.ack();
-    await until(() => js.waiting === 1);
-    assert.deepEqual(js.sent.slice(4), ['e4']);
-    js.ack();
+    s.store(0);
+    s.store(2); // e2 never reached the stream: e3 was stored before it
+    p.publish('s', enc('e4')); // held: the recovery is under way
+    assert.equal(s.sent.length, 3);
+    await until(() => s.acksWaiting === 1);
+    assert.deepEqual(s.retried, ['e2']);
+    s.ack();
+    await until(() => s.acksWaiting === 1);
+    assert.deepEqual(s.retried, ['e2', 'e4']);
+    s.ack();
     await p.idle();
-    assert.deepEqual(js.stored, ['n:1', 'n:3', 'n:2', 'n:4']);
-    assert.equal(p.stats.failures, 1);
+    assert.deepEqual(s.stored, ['n:1', 'n:3', 'n:2', 'n:4']);
     assert.equal(p.stats.reordered, 1, 'e2 landed after e3: counted');
-    // Back to pipelining.
+    assert.equal(p.stats.published, 4);
+    // Back to plain publishes.
     p.publish('s', enc('e5'));
-    p.publish('s', enc('e6'));
-    assert.equal(js.waiting, 2);
-    js.ack();
-    js.ack();
+    assert.deepEqual(s.sent.at(-1), ['e5', 'n:5']);
+    s.store(3);
     await p.idle();
   });
 
-  test('a publish that landed though its acknowledgement failed is stored once, in its place', async () => {
-    const js = new FakeStream();
-    const p = new EventPublisher(js.client(), { msgIdPrefix: 'n:', log });
+  test('events not confirmed in time are published again; one that had landed is stored once', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s, { confirmTimeoutMs: 50 });
     p.publish('s', enc('e1'));
     p.publish('s', enc('e2'));
-    js.fail(true);
-    js.ack();
-    await until(() => js.waiting === 1);
-    js.ack(); // the retry of e1: a duplicate
+    s.stored.push('n:1'); // stored, but the consumer has not read it back (a lagging node)
+    await until(() => s.acksWaiting === 1);
+    s.ack();
+    await until(() => s.acksWaiting === 1);
+    s.ack();
     await p.idle();
-    assert.deepEqual(js.stored, ['n:1', 'n:2']);
+    assert.deepEqual(s.retried, ['e1', 'e2']);
+    assert.deepEqual(s.stored, ['n:1', 'n:2']);
     assert.equal(p.stats.reordered, 0);
-    assert.equal(p.stats.published, 2, 'each event counted once');
+    assert.equal(p.stats.published, 2);
+  });
+
+  test('a confirmation that comes late, during the recovery, spares its retry', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s, { confirmTimeoutMs: 50 });
+    p.publish('s', enc('e1'));
+    p.publish('s', enc('e2'));
+    await until(() => s.acksWaiting === 1);
+    s.store(1); // e2 read back late, while e1 is being published again
+    s.ack();
+    await p.idle();
+    assert.deepEqual(s.retried, ['e1']);
+    assert.equal(p.stats.published, 2);
+  });
+
+  test('a publish that throws (connection closed) goes to the recovery', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
+    s.closed = true;
+    p.publish('s', enc('e1'));
+    await until(() => s.acksWaiting === 1);
+    s.ack();
+    await p.idle();
+    assert.deepEqual(s.stored, ['n:1']);
   });
 
   test('an event still failing after the retry window is dropped and counted', async () => {
-    const js = new FakeStream();
-    const p = new EventPublisher(js.client(), { msgIdPrefix: 'n:', log, retryWindowMs: 150 });
+    const s = new FakeStream();
+    const p = publisherOn(s, { confirmTimeoutMs: 20, retryWindowMs: 150 });
     p.publish('s', enc('e1'));
-    js.fail();
     for (let i = 0; i < 20 && p.stats.lost === 0; i++) {
-      await until(() => js.waiting === 1 || p.stats.lost === 1);
-      if (js.waiting) js.fail();
+      await until(() => s.acksWaiting === 1 || p.stats.lost === 1);
+      if (s.acksWaiting) s.failAck();
     }
     await p.idle();
     assert.equal(p.stats.lost, 1);
-    assert.deepEqual(js.stored, []);
+    assert.deepEqual(s.stored, []);
   });
 });

@@ -134,6 +134,24 @@ describe('JetStream event bus', { skip: why }, () => {
     await c.close();
   });
 
+  test('a consumer lost on the server is made again from where it was: nothing lost or repeated', async () => {
+    const { a, b } = await twoNodes();
+    const onB = collect(b);
+    for (let i = 0; i < 5; i++) a.publish(presence(1001, i));
+    await onB.until(5);
+    const jsm = await jetstreamManager(await natsConnection());
+    for await (const c of jsm.consumers.list(b.names.stream))
+      await jsm.consumers.delete(b.names.stream, c.name);
+    for (let i = 5; i < 10; i++) a.publish(presence(1001, i));
+    await onB.until(10, 20_000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(
+      onB.got.map((x) => (x.e as PresenceEvent).observed),
+      Array.from({ length: 10 }, (_, i) => `${i}@1001`),
+    );
+    await Promise.all([a.close(), b.close()]);
+  });
+
   test('reads a tenant’s events back, and says when the stream no longer holds them all', async () => {
     const { a, b } = await twoNodes(uniqueClusterName(), { perTenantEvents: 20, resumeGraceMs: 1_000 });
     const onB = collect(b);
