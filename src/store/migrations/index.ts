@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { callRecordWindows } from './0004-call-record-windows.js';
 
 /** Versioned migrations, in order. Each runs once; both dialects use the same definitions. */
 const migrations: Record<string, Migration> = {
@@ -131,6 +132,7 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0004_call_record_windows': callRecordWindows,
 };
 
 export const migrationProvider: MigrationProvider = {
