@@ -7,6 +7,7 @@ import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
 import { Directory } from '../directory/directory.js';
 import { applyTelcoPasswords } from '../directory/telco-passwords.js';
+import type { StoredEntity } from '../directory/model.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
@@ -35,6 +36,8 @@ export interface Runtime {
   traffic?: TrafficObserver;
   /** Back to the demo world (simulator reset, `seed --reset`). */
   resetToDemo(): Promise<void>;
+  /** Replaces the world with `entities` as `resetToDemo` does (`seed --scale`), call history emptied. */
+  resetTo(entities: StoredEntity[]): Promise<void>;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -74,6 +77,16 @@ export async function createRuntime(
   sw.setFactListener((fact) => contactCenter.hear(fact));
 
   const resetHooks: (() => void | Promise<void>)[] = [];
+  async function resetTo(entities: StoredEntity[]): Promise<void> {
+    sw.reset();
+    await directory.replaceAll(entities);
+    await contactCenter.recordsWritten();
+    await callRecords.clear();
+    clock.reset();
+    await contactCenter.reset();
+    sw.resync();
+    for (const h of resetHooks) await h();
+  }
   return {
     config,
     log,
@@ -86,16 +99,8 @@ export async function createRuntime(
     contactCenter,
     docs: new ApiDocs(),
     telemetry: new Telemetry(),
-    async resetToDemo() {
-      sw.reset();
-      await directory.replaceAll(demoWorld(telco));
-      await contactCenter.recordsWritten();
-      await callRecords.clear();
-      clock.reset();
-      await contactCenter.reset();
-      sw.resync();
-      for (const h of resetHooks) await h();
-    },
+    resetToDemo: () => resetTo(demoWorld(telco)),
+    resetTo,
     onReset(hook) {
       resetHooks.push(hook);
     },

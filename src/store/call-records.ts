@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import { normalizeNumber } from '../directory/directory.js';
 import type { Db } from './database.js';
 import type { CallRecordsTable, Database } from './schema.js';
@@ -106,6 +106,11 @@ export class CallRecordStore {
       .limit(Math.min(q.limit ?? RECENT_WINDOW, RECENT_WINDOW))
       .execute();
     return rows.map(toRecord);
+  }
+
+  /** Refreshes the planner's statistics of the table (after a bulk write, such as a seeded history). */
+  async analyze(): Promise<void> {
+    await sql`analyze call_records`.execute(this.db.kysely);
   }
 
   async clear(): Promise<void> {
