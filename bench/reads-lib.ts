@@ -179,11 +179,12 @@ async function makeHistory(base: string): Promise<void> {
       body: JSON.stringify(body),
     });
   const r = await post('/api/v1/calls', { from: '101@1001', to: '102' }, bob);
-  const callId = ((await r.json()) as { callObserverId?: string }).callObserverId;
+  const { callId } = (await r.json()) as { callId: string };
   await new Promise((ok) => setTimeout(ok, 300));
   await post('/sim/v1/devices/ph1001-102/answer', {}, basicHeader('admin:admin'));
   await new Promise((ok) => setTimeout(ok, 100));
-  if (callId) await post(`/api/v1/calls/${callId}/hangupCall`, {}, bob);
+  const hangup = await post(`/api/v1/calls/${callId}`, { callRequest: 'hangupCall' }, bob);
+  if (hangup.status !== 200) throw new Error(`hanging up the history call answered ${hangup.status}`);
   await new Promise((ok) => setTimeout(ok, 300));
 }
 
@@ -211,12 +212,18 @@ export async function discoverReads(
 
 // ---- load ---------------------------------------------------------------------------------
 
-export interface InterleavedRow {
+/** A read to load on a server; several of one row are loaded back to back (bench:scale: N = 1, 16). */
+export interface Target {
   read: Read;
-  result: LoadResult;
-  /** The reference's req/s, the mean of its loads just before and just after this read's. */
+  server: Child;
+  /** Printed before the read's name. */
+  label?: string;
+}
+
+export interface InterleavedRow {
+  results: { target: Target; result: LoadResult; ratio: number }[];
+  /** The reference's req/s, the mean of its loads just before and just after the row's. */
   refRps: number;
-  ratio: number;
 }
 
 /** The reference's route: a minimal Fastify route with cached Basic auth and a 1 KB body. */
@@ -226,33 +233,39 @@ export const referenceRead = (reference: Child) => ({
 });
 
 /**
- * Each read at saturation (`connections` closed-loop clients), loaded between two loads of the
- * reference; both warmed once first. Prints a line per read; `label` prefixes it.
+ * Each row's reads at saturation (`connections` closed-loop clients), loaded between two loads of
+ * the reference; the reference and each server warmed once first. Prints a line per read.
  */
 export async function loadInterleaved(
-  reads: Read[],
+  rows: Target[][],
   reference: Child,
-  server: Child,
-  o: { connections: number; durationS: number; label?: string },
+  o: { connections: number; durationS: number },
 ): Promise<InterleavedRow[]> {
   const ref = referenceRead(reference);
   const run = (url: string, headers: Record<string, string>, target: Child) =>
     load({ url, headers, connections: o.connections, durationS: o.durationS, server: target });
   await run(ref.url, ref.headers, reference);
-  if (reads.length) await run(reads[0].url, reads[0].headers, server);
-  const rows: InterleavedRow[] = [];
+  for (const t of rows[0] ?? []) await run(t.read.url, t.read.headers, t.server);
+  const out: InterleavedRow[] = [];
   let before = await run(ref.url, ref.headers, reference);
-  for (const read of reads) {
-    const result = await run(read.url, read.headers, server);
+  for (const row of rows) {
+    const measured: LoadResult[] = [];
+    for (const t of row) measured.push(await run(t.read.url, t.read.headers, t.server));
     const after = await run(ref.url, ref.headers, reference);
     const refRps = (before.rps + after.rps) / 2;
-    rows.push({ read, result, refRps, ratio: result.rps / refRps });
-    console.log(
-      `${o.label ?? ''}${read.name.padEnd(80)} ${fmt(result.rps).padStart(7)} req/s = ` +
-        `${(result.rps / refRps).toFixed(2)} (reference ${fmt(refRps)}), p99 ${result.p99} ms, ` +
-        `server CPU ${result.cpuPerRequest?.toFixed(1)} µs/req`,
-    );
+    const results = row.map((target, i) => ({
+      target,
+      result: measured[i],
+      ratio: measured[i].rps / refRps,
+    }));
+    for (const { target, result, ratio } of results)
+      console.log(
+        `${target.label ?? ''}${target.read.name.padEnd(80)} ${fmt(result.rps).padStart(7)} req/s = ` +
+          `${ratio.toFixed(2)} (reference ${fmt(refRps)}), p99 ${result.p99} ms, ` +
+          `server CPU ${result.cpuPerRequest?.toFixed(1)} µs/req`,
+      );
+    out.push({ results, refRps });
     before = after;
   }
-  return rows;
+  return out;
 }

@@ -21,7 +21,13 @@ const base = `http://127.0.0.1:${sb.port}`;
 const { reads, close } = await discoverReads(base, { maxVoiceRoutes: MAX_VOICE_ROUTES, only: ONLY });
 console.log(`${reads.length} reads`);
 
-const rows = await loadInterleaved(reads, reference, sb, { connections: CONNECTIONS, durationS: DURATION_S });
+const rows = (
+  await loadInterleaved(
+    reads.map((read) => [{ read, server: sb }]),
+    reference,
+    { connections: CONNECTIONS, durationS: DURATION_S },
+  )
+).map(({ results: [r], refRps }) => ({ read: r.target.read, result: r.result, ratio: r.ratio, refRps }));
 const failed = rows.reduce((n, r) => n + r.result.errors + r.result.non2xx, 0);
 const slowest = [...rows].sort((a, b) => a.ratio - b.ratio);
 console.log('\nslowest ten:');

@@ -36,10 +36,10 @@ export interface CallRecordQuery {
 
 /**
  * The most records one query reads: the contact center's call list shows the newest this many
- * finished calls of the tenant (docs/conformance.md, "Bounded reads"). Every query walks an index
- * from its newest end and stops there, so its cost does not grow with the history's length.
+ * finished calls of the tenant (docs/conformance.md § 10.6.1). Every query walks an index from its
+ * newest end and stops there, so its cost does not grow with the history's length.
  */
-export const RECENT_WINDOW = 500;
+export const RECENT_WINDOW = 100;
 
 /** Rows a multi-row INSERT carries (10 parameters a row: well below either dialect's limit). */
 const BATCH_ROWS = 500;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { RECENT_WINDOW } from '../../../src/store/call-records.js';
 import { type DatabaseTarget, openDatabase } from '../../../src/store/database.js';
 import { runCli } from '../../helpers/cli.js';
 import { basic, startTestServer } from '../../helpers/server.js';
@@ -151,7 +152,7 @@ for (const dialect of [sqlite, postgres]) {
         const calls = await cc.get('calls');
         assert.equal(calls.status, 200);
         const items = calls.body.items as { id: string; time: string; calling: { number: string } }[];
-        assert.ok(items.length > 100 && items.length <= 500, `${items.length} calls listed`);
+        assert.equal(items.length, RECENT_WINDOW, 'the newest window of the history');
         const times = items.map((c) => c.time);
         assert.deepEqual(times, [...times].sort().reverse(), 'newest first');
         const outside = items.find((c) => c.calling.number.startsWith('+1555000'))!;
