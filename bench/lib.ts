@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -163,6 +164,63 @@ export async function load(opts: {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     ...(opts.server && total > 0 ? { cpuPerRequest: cpu / total, serverBusy: cpu / wallMicros } : {}),
+  };
+}
+
+export interface LatencyResult {
+  /** Milliseconds, measured to the microsecond. */
+  p50: number;
+  p99: number;
+  max: number;
+  requests: number;
+  /** Failed or not 2xx. */
+  errors: number;
+}
+
+/**
+ * Latency at a fixed load: `rate` requests a second for `durationS`, each sent when it is due
+ * whether or not the ones before it have been answered (open loop: a slow answer cannot lower the
+ * load), over up to `connections` keep-alive connections. Latency runs from when a request was due
+ * to the end of its answer, in microseconds (autocannon's are whole milliseconds).
+ */
+export async function fixedRate(o: {
+  url: string;
+  headers?: Record<string, string>;
+  rate: number;
+  durationS: number;
+  connections?: number;
+}): Promise<LatencyResult> {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: o.connections ?? 16 });
+  const once = (due: number) =>
+    new Promise<number>((resolve) => {
+      const req = httpRequest(o.url, { agent, headers: o.headers }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve(res.statusCode! >= 200 && res.statusCode! < 300 ? performance.now() - due : -1),
+        );
+      });
+      req.on('error', () => resolve(-1));
+      req.end();
+    });
+  for (let i = 0; i < 20; i++) await once(performance.now()); // warm the connections
+  const total = Math.max(1, Math.round(o.rate * o.durationS));
+  const t0 = performance.now() + 5;
+  const pending: Promise<number>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / o.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(once(due));
+  }
+  const all = await Promise.all(pending);
+  agent.destroy();
+  const ok = all.filter((ms) => ms >= 0);
+  return {
+    p50: percentile(ok, 50),
+    p99: percentile(ok, 99),
+    max: Math.max(...ok),
+    requests: all.length,
+    errors: all.length - ok.length,
   };
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [name...]`: builds, then runs every bench/<name>.bench.ts (or only those named:
-// rest, reads, voice-events, cc-fanout, engine, cold-start, continuity, webhooks; `cluster` names every
+// rest, reads, scale, voice-events, cc-fanout, engine, cold-start, continuity, webhooks; `cluster` names every
 // cluster-*.bench.ts, which need PostgreSQL and NATS). Each prints a table, writes
 // bench/results/<name>.json and exits non-zero when it misses a budget of docs/decisions.md §1.12.
 import { spawnSync } from 'node:child_process';

@@ -2,13 +2,13 @@
 // First, before anything calls process.nextTick often (see the module).
 import '../server/tick-object-map.js';
 import { ConfigError, parseConfig, usage } from '../server/config.js';
-import { createRuntime } from '../server/runtime.js';
 import { banner, createLogger, startServer } from '../server/serve.js';
 import { PACKAGE } from '../core/version.js';
 import { probeHealth } from './health-probe.js';
+import { seed } from './seed-command.js';
 import { DatabaseError } from '../store/database.js';
 
-/** `switchboard serve | seed [--reset] | health | --version`. Operator errors end in one line and a non-zero exit. */
+/** `switchboard serve | seed [--reset] [--scale N ...] | health | --version`. Operator errors end in one line and a non-zero exit. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -46,27 +46,6 @@ async function serve(args: string[]): Promise<number> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   return new Promise<number>(() => {});
-}
-
-async function seed(args: string[]): Promise<number> {
-  const reset = args.includes('--reset');
-  const config = parseConfig(args.filter((a) => a !== '--reset'));
-  // Seeding is a standalone visit: it refuses while a server (or a cluster) holds the database.
-  const runtime = await createRuntime(
-    { ...config, sim: false, nats: [] },
-    createLogger({ ...config, logLevel: 'warn' }),
-  );
-  try {
-    if (reset) {
-      await runtime.resetToDemo();
-      console.log('database reset to the demo world');
-    } else {
-      console.log(runtime.directory.tenants().length ? 'database already seeded' : 'database seeded');
-    }
-  } finally {
-    await runtime.close();
-  }
-  return 0;
 }
 
 main(process.argv.slice(2)).then(

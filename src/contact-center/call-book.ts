@@ -2,9 +2,13 @@ import { invalid, notFound } from '../core/errors.js';
 import type { CcCall } from './cc-call.js';
 import type { CcCallSnapshot } from './types.js';
 
-/** The contact center's live calls (queue calls and click-to-call), until their record is written. */
+/**
+ * The contact center's live calls (queue calls and click-to-call), until their record is written.
+ * Held by id and by tenant: a tenant's lists walk its own calls, never every tenant's.
+ */
 export class CallBook {
   private readonly calls = new Map<string, CcCall>();
+  private readonly byTenant = new Map<number, Map<string, CcCall>>();
 
   get(smdrCallId: string): CcCall | undefined {
     return this.calls.get(smdrCallId);
@@ -12,14 +16,27 @@ export class CallBook {
 
   add(call: CcCall): void {
     this.calls.set(call.smdrCallId, call);
+    let mine = this.byTenant.get(call.tenantId);
+    if (!mine) this.byTenant.set(call.tenantId, (mine = new Map()));
+    mine.set(call.smdrCallId, call);
   }
 
   remove(smdrCallId: string): void {
+    const call = this.calls.get(smdrCallId);
+    if (!call) return;
     this.calls.delete(smdrCallId);
+    const mine = this.byTenant.get(call.tenantId);
+    mine?.delete(smdrCallId);
+    if (mine?.size === 0) this.byTenant.delete(call.tenantId);
   }
 
   clear(): void {
     this.calls.clear();
+    this.byTenant.clear();
+  }
+
+  private ofTenant(tenantId: number): CcCall[] {
+    return [...(this.byTenant.get(tenantId)?.values() ?? [])];
   }
 
   /** A call of the tenant that has not ended, or undefined. */
@@ -30,8 +47,8 @@ export class CallBook {
 
   /** The tenant's live calls, newest first. */
   snapshots(tenantId: number, now: number): CcCallSnapshot[] {
-    return [...this.calls.values()]
-      .filter((c) => c.tenantId === tenantId && c.status !== 'ended')
+    return this.ofTenant(tenantId)
+      .filter((c) => c.status !== 'ended')
       .sort((a, b) => b.init.startedAt - a.init.startedAt)
       .map((c) => c.snapshot(now));
   }
@@ -52,15 +69,13 @@ export class CallBook {
 
   /** The tenant's calls waiting for an agent, oldest in the queue first. */
   waiting(tenantId: number): CcCall[] {
-    return [...this.calls.values()]
-      .filter((c) => c.tenantId === tenantId && c.status === 'waiting' && c.acdExt)
+    return this.ofTenant(tenantId)
+      .filter((c) => c.status === 'waiting' && c.acdExt)
       .sort((a, b) => (a.queuedAt ?? 0) - (b.queuedAt ?? 0));
   }
 
   /** The calls in one queue (waiting or ringing an agent). */
   inQueue(tenantId: number, acdExt: string): CcCall[] {
-    return [...this.calls.values()].filter(
-      (c) => c.tenantId === tenantId && c.acdExt === acdExt && c.isWaiting,
-    );
+    return this.ofTenant(tenantId).filter((c) => c.acdExt === acdExt && c.isWaiting);
   }
 }

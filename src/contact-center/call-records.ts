@@ -14,7 +14,8 @@ export interface CallRecordWriter {
  * it ends.
  */
 export class CallRecords {
-  private readonly unwritten = new Map<string, CallRecord>();
+  /** By tenant, then id: a tenant's reads never walk the other tenants' records. */
+  private readonly unwritten = new Map<number, Map<string, CallRecord>>();
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
@@ -25,6 +26,7 @@ export class CallRecords {
   /** The switch reported the call's end (after the contact center finished its own call). */
   ended(e: CallEndedEvent, calls: CallBook, now: number): void {
     const r = e.record;
+    const cc = calls.get(r.smdrCallId)?.snapshot(now);
     const record: CallRecord = {
       smdrCallId: r.smdrCallId,
       tenantId: r.tenantId,
@@ -34,28 +36,34 @@ export class CallRecords {
       from: r.from.number,
       to: r.to.number,
       outcome: r.outcome,
-      data: { ...r, cc: calls.get(r.smdrCallId)?.snapshot(now) },
+      calling: cc?.calling.number ?? r.from.number,
+      called: cc?.called.number ?? r.to.number,
+      data: { ...r, cc },
     };
     calls.remove(r.smdrCallId);
-    this.unwritten.set(r.smdrCallId, record);
+    let mine = this.unwritten.get(r.tenantId);
+    if (!mine) this.unwritten.set(r.tenantId, (mine = new Map()));
+    mine.set(r.smdrCallId, record);
     const p = this.writer
       .write(record)
       .catch((err) => this.onError(err, r.smdrCallId))
       .finally(() => {
         this.pending.delete(p);
-        if (this.unwritten.get(r.smdrCallId) === record) this.unwritten.delete(r.smdrCallId);
+        const held = this.unwritten.get(r.tenantId);
+        if (held?.get(r.smdrCallId) !== record) return;
+        held.delete(r.smdrCallId);
+        if (held.size === 0) this.unwritten.delete(r.tenantId);
       });
     this.pending.add(p);
   }
 
   /** Records of the tenant not in the store yet. Read them before the store: a record leaves here only once it is there. */
   notYetWritten(tenantId: number): CallRecord[] {
-    return [...this.unwritten.values()].filter((r) => r.tenantId === tenantId);
+    return [...(this.unwritten.get(tenantId)?.values() ?? [])];
   }
 
   notYetWrittenOne(tenantId: number, smdrCallId: string): CallRecord | undefined {
-    const r = this.unwritten.get(smdrCallId);
-    return r && r.tenantId === tenantId ? r : undefined;
+    return this.unwritten.get(tenantId)?.get(smdrCallId);
   }
 
   /** Resolves once every record asked for so far is written (or failed). */

@@ -105,17 +105,21 @@ function extension(tenantId: number, s: ExtSpec): Extension {
   };
 }
 
-function phone(tenantId: number, ext: string, model: Device['model']): Device {
+/** The MAC address of a demo phone: locally administered, unique per tenant and extension. */
+export function demoMacAddress(tenantId: number, ext: string): string {
   const n = tenantId * 1000 + Number(ext);
+  const byte = (shift: number) => ((n >> shift) & 0xff).toString(16).padStart(2, '0');
+  return `02:5b:0a:${byte(16)}:${byte(8)}:${byte(0)}`;
+}
+
+function phone(tenantId: number, ext: string, model: Device['model']): Device {
   return {
     id: DEMO.deviceId(tenantId, ext),
     tenantId,
     ownerExt: ext,
     model,
     registered: true,
-    macAddress: `02:5b:0a:${((n >> 16) & 0xff).toString(16).padStart(2, '0')}:${((n >> 8) & 0xff)
-      .toString(16)
-      .padStart(2, '0')}:${(n & 0xff).toString(16).padStart(2, '0')}`,
+    macAddress: demoMacAddress(tenantId, ext),
     lineCount: model === 'bst' ? 2 : 6,
     acceptsReinvite: true,
     sendsReinvite: true,

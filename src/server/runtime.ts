@@ -11,6 +11,7 @@ import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
 import { Directory } from '../directory/directory.js';
 import { applyTelcoPasswords } from '../directory/telco-passwords.js';
+import type { StoredEntity } from '../directory/model.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
@@ -62,6 +63,8 @@ export interface Runtime {
   resetNodeState(): Promise<void>;
   /** A cluster node's: the simulator's clock and reset, for every node (docs/cluster.md § Clock). */
   world?: SharedWorld;
+  /** Replaces the world with `entities` as `resetToDemo` does (`seed --scale`), call history emptied. */
+  resetTo(entities: StoredEntity[]): Promise<void>;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -164,6 +167,11 @@ export async function createRuntime(
     sw.resync();
     for (const h of resetHooks) await h();
   };
+  async function resetTo(entities: StoredEntity[]): Promise<void> {
+    sw.reset();
+    await directory.replaceAll(entities);
+    await resetTheRest();
+  }
   return {
     config,
     log,
@@ -181,11 +189,8 @@ export async function createRuntime(
     ...(node.cluster ? { cluster: node.cluster } : {}),
     ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
     telemetry,
-    async resetToDemo() {
-      sw.reset();
-      await directory.replaceAll(demoWorld(telco));
-      await resetTheRest();
-    },
+    resetToDemo: () => resetTo(demoWorld(telco)),
+    resetTo,
     async resetNodeState() {
       sw.reset();
       await resetTheRest();

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
+import { normalizeNumber } from '../directory/directory.js';
 import type { Db } from './database.js';
-import type { CallRecordsTable } from './schema.js';
+import type { CallRecordsTable, Database } from './schema.js';
 
 /** A finished call, as the switch reports it. `data` is owned by the writer (switch + contact center). */
 export interface CallRecord {
@@ -12,38 +13,70 @@ export interface CallRecord {
   from: string;
   to: string;
   outcome: string;
+  /**
+   * The calling and called numbers the contact center shows for the call (they differ from `from`
+   * and `to` where the contact center held it: an outbound-queue dial shows the queue's caller id).
+   * The call search finds records by them, through an index. Absent: `from` and `to`.
+   */
+  calling?: string;
+  called?: string;
   data: Record<string, unknown>;
 }
 
 export interface CallRecordQuery {
   tenantId: number;
-  callingNumber?: string;
-  calledNumber?: string;
+  /** Records whose calling (called) number is this one, compared as digits (`normalizeNumber`). */
+  calling?: string;
+  called?: string;
   fromMs?: number;
   toMs?: number;
+  /** The window: at most this many, newest first (default and maximum `RECENT_WINDOW`). */
   limit?: number;
 }
+
+/**
+ * The most records one query reads: the contact center's call list shows the newest this many
+ * finished calls of the tenant (docs/conformance.md § 10.6.1). Every query walks an index from its
+ * newest end and stops there, so its cost does not grow with the history's length.
+ */
+export const RECENT_WINDOW = 100;
+
+/** Rows a multi-row INSERT carries (10 parameters a row: well below either dialect's limit). */
+const BATCH_ROWS = 500;
 
 export class CallRecordStore {
   constructor(private readonly db: Db) {}
 
   async write(r: CallRecord): Promise<void> {
-    const row = {
-      smdr_call_id: r.smdrCallId,
-      tenant_id: r.tenantId,
-      started_at: r.startedAt,
-      answered_at: r.answeredAt,
-      ended_at: r.endedAt,
-      from_number: r.from,
-      to_number: r.to,
-      outcome: r.outcome,
-      data: JSON.stringify(r.data),
-    };
+    const row = toRow(r);
     await this.db.kysely
       .insertInto('call_records')
       .values(row)
       .onConflict((oc) => oc.column('smdr_call_id').doUpdateSet({ ...row }))
       .execute();
+  }
+
+  /**
+   * Appends many new records in one transaction, as multi-row INSERTs (seeding a history). Ids
+   * must be new: unlike `write`, a record that exists already fails the whole call.
+   */
+  async writeMany(records: Iterable<CallRecord>, trx?: Transaction<Database>): Promise<number> {
+    const run = async (tx: Transaction<Database>) => {
+      let n = 0;
+      let batch: ReturnType<typeof toRow>[] = [];
+      const flush = async () => {
+        if (batch.length) await tx.insertInto('call_records').values(batch).execute();
+        n += batch.length;
+        batch = [];
+      };
+      for (const r of records) {
+        batch.push(toRow(r));
+        if (batch.length === BATCH_ROWS) await flush();
+      }
+      await flush();
+      return n;
+    };
+    return trx ? run(trx) : this.db.kysely.transaction().execute(run);
   }
 
   async get(tenantId: number, smdrCallId: string): Promise<CallRecord | undefined> {
@@ -56,24 +89,52 @@ export class CallRecordStore {
     return r ? toRecord(r) : undefined;
   }
 
-  /** Newest first. */
+  /**
+   * Newest first (start time, then id), at most `RECENT_WINDOW`. Reads through the index that
+   * matches the query: (tenant, start, id), or (tenant, calling number, start) and (tenant, called
+   * number, start) when a number is asked for.
+   */
   async find(q: CallRecordQuery): Promise<CallRecord[]> {
     let query = this.db.kysely.selectFrom('call_records').selectAll().where('tenant_id', '=', q.tenantId);
-    if (q.callingNumber) query = query.where('from_number', '=', q.callingNumber);
-    if (q.calledNumber) query = query.where('to_number', '=', q.calledNumber);
+    if (q.calling !== undefined) query = query.where('calling_key', '=', normalizeNumber(q.calling));
+    if (q.called !== undefined) query = query.where('called_key', '=', normalizeNumber(q.called));
     if (q.fromMs !== undefined) query = query.where('started_at', '>=', q.fromMs);
     if (q.toMs !== undefined) query = query.where('started_at', '<=', q.toMs);
     const rows = await query
       .orderBy('started_at', 'desc')
       .orderBy('smdr_call_id', 'desc')
-      .limit(q.limit ?? 500)
+      .limit(Math.min(q.limit ?? RECENT_WINDOW, RECENT_WINDOW))
       .execute();
     return rows.map(toRecord);
+  }
+
+  /** Refreshes the planner's statistics of the table (after a bulk write, such as a seeded history). */
+  async analyze(): Promise<void> {
+    await sql`analyze call_records`.execute(this.db.kysely);
   }
 
   async clear(): Promise<void> {
     await this.db.kysely.deleteFrom('call_records').execute();
   }
+}
+
+/** What the search compares: the number's digits (and `*`, `#`), at most the column's 64 characters. */
+const numberKey = (n: string): string => normalizeNumber(n).slice(0, 64);
+
+function toRow(r: CallRecord) {
+  return {
+    smdr_call_id: r.smdrCallId,
+    tenant_id: r.tenantId,
+    started_at: r.startedAt,
+    answered_at: r.answeredAt,
+    ended_at: r.endedAt,
+    from_number: r.from,
+    to_number: r.to,
+    outcome: r.outcome,
+    calling_key: numberKey(r.calling ?? r.from),
+    called_key: numberKey(r.called ?? r.to),
+    data: JSON.stringify(r.data),
+  };
 }
 
 function toRecord(r: Selectable<CallRecordsTable>): CallRecord {

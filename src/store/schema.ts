@@ -18,6 +18,9 @@ export interface CallRecordsTable {
   from_number: string;
   to_number: string;
   outcome: string;
+  /** The calling and called numbers the contact center shows, as digits: what the call search matches. */
+  calling_key: string;
+  called_key: string;
   /** JSON: the record body (parties, segments, contact-center details). */
   data: string;
 }

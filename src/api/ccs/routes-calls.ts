@@ -14,26 +14,38 @@ import { ccRoute } from './cc-route.js';
 import { SuccessAnswerSchema } from './common-schemas.js';
 import { badRequest, notFoundError } from './errors.js';
 import * as render from './render.js';
+import type { CallRecordQuery } from '../../store/call-records.js';
 import { isTimeZone, parseLocal } from './tenant-time.js';
 
 // One ccRoute per spec endpoint (as routes-tenants.ts): the declarations share a shape, not logic.
 const TAGS = ['calls'];
+
+/** The call search's match: `wanted` absent, or the same digits (`+1 (555) 000-1111` is `+15550001111`). */
+const sameNumber = (number: string, wanted?: string) =>
+  wanted === undefined || normalizeNumber(number) === normalizeNumber(wanted);
 const INVALID_CALL_ID = 'Invalid call id';
 
 /** Call listing, search and control (19-27): tenant-level users. */
 export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   const { directory, contactCenter, callRecords } = runtime;
 
-  /** Finished calls, newest first: records not yet written (read first: one leaves only once stored), then the store. */
-  async function finishedCalls(
-    tenantId: number,
-    tz: string,
-    range: { fromMs?: number; toMs?: number; limit?: number } = {},
-  ) {
+  /**
+   * Finished calls, newest first: records not yet written (read first: one leaves only once
+   * stored), then the store's newest window (`RECENT_WINDOW`, or `limit`), read through an index.
+   * `calling`/`called` narrow both to the calls shown with that number.
+   */
+  async function finishedCalls(tenantId: number, tz: string, q: Omit<CallRecordQuery, 'tenantId'> = {}) {
     const inRange = (at: number) =>
-      (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
-    const unwritten = contactCenter.unwrittenRecords(tenantId).filter((r) => inRange(r.startedAt));
-    const records = await callRecords.find({ tenantId, ...range });
+      (q.fromMs === undefined || at >= q.fromMs) && (q.toMs === undefined || at <= q.toMs);
+    const unwritten = contactCenter
+      .unwrittenRecords(tenantId)
+      .filter(
+        (r) =>
+          inRange(r.startedAt) &&
+          sameNumber(r.calling ?? r.from, q.calling) &&
+          sameNumber(r.called ?? r.to, q.called),
+      );
+    const records = await callRecords.find({ tenantId, ...q });
     const recorded = new Set(records.map((r) => r.smdrCallId));
     return [...records, ...unwritten.filter((r) => !recorded.has(r.smdrCallId))]
       .map((r) => ({ startedAt: r.startedAt, body: render.recordedCall(directory, r, tz) }))
@@ -124,16 +136,15 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
       };
       const fromMs = bound('from_datetime');
       const toMs = bound('to_datetime');
-      const same = (a: string, b?: string) => b === undefined || normalizeNumber(a) === normalizeNumber(b);
+      const same = sameNumber;
       const inRange = (at: number) =>
         (fromMs === undefined || at >= fromMs) && (toMs === undefined || at <= toMs);
 
       const live = liveCalls(t.tenantId, tz, runtime.clock.now()).filter(
         (c) => same(c.calling, calling) && same(c.called, called) && inRange(c.startedAt),
       );
-      const records = (await finishedCalls(t.tenantId, tz, { fromMs, toMs, limit: 5000 })).filter(
-        (c) => same(c.body.calling.number, calling) && same(c.body.called.number, called),
-      );
+      // The newest match only, found through the number's index (not a scan of the history).
+      const records = await finishedCalls(t.tenantId, tz, { calling, called, fromMs, toMs, limit: 1 });
       const best = [...live, ...records].sort((a, b) => b.startedAt - a.startedAt)[0];
       if (!best) throw notFoundError();
       return render.searchResult({ ...best.body, startedAt: best.startedAt }, tz);

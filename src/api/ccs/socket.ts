@@ -26,6 +26,7 @@ import {
   SubscribeRequestSchema,
 } from './event-schemas.js';
 import { principalOfSubject } from './principals.js';
+import { SessionIndex } from './session-index.js';
 import type { TokenService } from './tokens.js';
 
 interface Session {
@@ -50,7 +51,7 @@ export function eventSocket(
   limits: Limits,
   continuity: Continuity,
 ) {
-  const sessions = new Set<Session>();
+  const sessions = new SessionIndex<Session>();
   const { directory, config } = runtime;
   continuity.journal.addRenderer(ccJournalRenderer(directory));
 
@@ -62,7 +63,7 @@ export function eventSocket(
     let json: string | null | undefined;
     let frame: Buffer | undefined;
     let sequenced: Buffer | undefined;
-    for (const s of sessions) {
+    for (const s of sessions.audience(e.tenantId)) {
       if (!receives(s, e)) continue;
       if (json === undefined) {
         const f = eventFrame(directory, e);
@@ -220,7 +221,7 @@ export function eventSocket(
 
   /** A reconnect resumes a session whose old socket the server still holds: that one closes. */
   function takeOver(id: string, principal: Principal) {
-    for (const s of sessions) {
+    for (const s of [...sessions.values()]) {
       if (s.resume?.id !== id.toLowerCase() || identityOf(s.principal) !== identityOf(principal)) continue;
       detach(s);
       s.socket.close(1000, 'resumed on another connection');

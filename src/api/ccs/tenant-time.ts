@@ -1,59 +1,9 @@
 /** Contact-center time formats, in a tenant's (or a request's) IANA time zone. */
+import { isTimeZone, zoneOffsetMinutes as offsetMinutes, zoneParts as parts } from '../../core/zone-time.js';
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function format(tz: string): Intl.DateTimeFormat {
-  let f = formats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(tz, f);
-  }
-  return f;
-}
-
-/** Is this a time zone name the runtime knows (`UTC`, `America/New_York`)? */
-export function isTimeZone(tz: string): boolean {
-  try {
-    format(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface Parts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function parts(ms: number, tz: string): Parts {
-  const out: Record<string, number> = {};
-  for (const p of format(tz).formatToParts(new Date(ms)))
-    if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return out as unknown as Parts;
-}
+export { isTimeZone };
 
 const two = (n: number) => String(n).padStart(2, '0');
-
-/** Minutes east of UTC of the zone at that instant. */
-function offsetMinutes(ms: number, tz: string): number {
-  const p = parts(ms, tz);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
-}
 
 /** `2026-01-05T04:00:10`: ISO 8601 local date-time without offset. */
 export function isoLocal(ms: number, tz: string): string {

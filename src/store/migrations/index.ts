@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { callRecordWindows } from './0004-call-record-windows.js';
 
 /** Versioned migrations, in order. Each runs once; both dialects use the same definitions. */
 const migrations: Record<string, Migration> = {
@@ -195,6 +196,7 @@ const migrations: Record<string, Migration> = {
       for (const t of ['socket_claims', 'auth_failures']) await db.schema.dropTable(t).ifExists().execute();
     },
   },
+  '0004_call_record_windows': callRecordWindows,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -54,6 +54,26 @@ const cases: { name: string; args: string[]; env?: Record<string, string>; match
   },
   { name: 'unknown flag', args: ['serve', '--colour', 'red'], match: /unknown option --colour/ },
   {
+    name: 'a history flag without --scale',
+    args: ['seed', '--history-days', '3', '--db', db],
+    match: /--history-days goes with --scale/,
+  },
+  {
+    name: 'scale out of range',
+    args: ['seed', '--scale', '0', '--db', db],
+    match: /--scale: expected a whole number from 1 to 1000, got "0"/,
+  },
+  {
+    name: 'a history that ends in the future',
+    args: ['seed', '--scale', '2', '--history-end', '2999-01-01', '--db', db],
+    match: /--history-end: 2999-01-01 is in the future/,
+  },
+  {
+    name: 'a history longer than call ids go back',
+    args: ['seed', '--scale', '2', '--history-end', '2025-03-01', '--history-days', '90', '--db', db],
+    match: /--history-days: expected a whole number from 1 to 59, got "90"/,
+  },
+  {
     name: 'bad clock',
     args: ['serve', '--clock', 'fast', '--db', db],
     match: /--clock: expected one of real, virtual/,

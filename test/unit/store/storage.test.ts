@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { demoWorld } from '../../../src/directory/demo-world.js';
 import { Directory } from '../../../src/directory/directory.js';
-import { CallRecordStore } from '../../../src/store/call-records.js';
+import { CallRecordStore, RECENT_WINDOW } from '../../../src/store/call-records.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { SqlEntityStore } from '../../../src/store/entity-store.js';
 import { dropSchemas, testTargets } from '../../helpers/databases.js';
@@ -131,15 +131,88 @@ for (const { name, target } of testTargets()) {
       assert.equal(r?.outcome, 'Unanswered');
       assert.equal(typeof r?.startedAt, 'number');
       assert.equal(await store.get(1001, '2000'), undefined, 'another tenant is invisible');
-      const found = await store.find({ tenantId: 1001, calledNumber: '102' });
+      const found = await store.find({ tenantId: 1001, called: '102' });
       assert.deepEqual(
         found.map((x) => x.smdrCallId),
         ['1002', '1001', '1000'],
       );
-      const narrowed = await store.find({ tenantId: 1001, callingNumber: '101', fromMs: base + 30_000 });
+      const narrowed = await store.find({ tenantId: 1001, calling: '101', fromMs: base + 30_000 });
       assert.deepEqual(
         narrowed.map((x) => x.smdrCallId),
         ['1001'],
+      );
+      const outside = await store.find({ tenantId: 1001, calling: '+1 (555) 000-1111' });
+      assert.deepEqual(
+        outside.map((x) => x.smdrCallId),
+        ['1002'],
+        'numbers are compared as digits',
+      );
+      await db.close();
+    });
+
+    test('call records: the search matches the numbers the contact center shows, not from and to', async () => {
+      const db = await openDatabase(target());
+      const store = new CallRecordStore(db);
+      const base = Date.UTC(2026, 0, 5, 9, 0, 0);
+      const record = (id: string, at: number) => ({
+        smdrCallId: id,
+        tenantId: 1001,
+        startedAt: at,
+        answeredAt: at + 1000,
+        endedAt: at + 60_000,
+        from: '102',
+        to: '+15550005555',
+        outcome: 'Answered',
+        data: { id },
+      });
+      // An outbound-queue dial: the agent dials, the contact center shows the queue's caller id.
+      await store.write({ ...record('1', base), calling: '+15555550150', called: '+15550005555' });
+      assert.deepEqual(
+        (await store.find({ tenantId: 1001, calling: '+15555550150' })).map((r) => r.smdrCallId),
+        ['1'],
+      );
+      assert.deepEqual(await store.find({ tenantId: 1001, calling: '102' }), []);
+      await db.close();
+    });
+
+    test('call records: many in one transaction, and a window of at most RECENT_WINDOW, newest first', async () => {
+      const db = await openDatabase(target());
+      const store = new CallRecordStore(db);
+      const base = Date.UTC(2026, 0, 5, 9, 0, 0);
+      const n = RECENT_WINDOW + 250;
+      const written = await store.writeMany(
+        (function* () {
+          for (let i = 0; i < n; i++) {
+            yield {
+              smdrCallId: String(10_000 + i),
+              tenantId: i % 5 === 0 ? 1002 : 1001,
+              // Pairs share a start: the id orders them.
+              startedAt: base + Math.floor(i / 2) * 1000,
+              answeredAt: null,
+              endedAt: base + Math.floor(i / 2) * 1000 + 500,
+              from: String(100 + (i % 7)),
+              to: '+15550001111',
+              outcome: 'Unanswered',
+              data: { i },
+            };
+          }
+        })(),
+      );
+      assert.equal(written, n);
+      const window = await store.find({ tenantId: 1001 });
+      assert.equal(window.length, RECENT_WINDOW);
+      const all1001 = [...Array(n).keys()].filter((i) => i % 5 !== 0).map((i) => String(10_000 + i));
+      assert.deepEqual(
+        window.map((r) => r.smdrCallId),
+        all1001.reverse().slice(0, RECENT_WINDOW),
+        'newest start first, then the larger id',
+      );
+      assert.equal((await store.find({ tenantId: 1001, limit: 10_000 })).length, RECENT_WINDOW);
+      const newest = await store.find({ tenantId: 1001, calling: '103', limit: 1 });
+      const expected = [...Array(n).keys()].filter((i) => i % 5 !== 0 && i % 7 === 3).at(-1)!;
+      assert.deepEqual(
+        newest.map((r) => r.data),
+        [{ i: expected }],
       );
       await db.close();
     });

@@ -73,6 +73,9 @@ export interface Webhook {
  */
 export class WebhookRegistry {
   private readonly byId = new Map<string, Webhook>();
+  /** By owner, and a count per tenant: a client's list never walks the other tenants' webhooks. */
+  private readonly byOwner = new Map<string, Map<string, Webhook>>();
+  private readonly perTenant = new Map<number, number>();
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Cluster: tenants taken up and let go one after another. */
@@ -192,18 +195,20 @@ export class WebhookRegistry {
   }
 
   listOf(p: Principal): Webhook[] {
-    const me = identityOf(p);
-    return [...this.byId.values()].filter((w) => identityOf(w.owner) === me);
+    return [...(this.byOwner.get(identityOf(p))?.values() ?? [])];
   }
 
   countOf(tenantId: number): number {
-    let n = 0;
-    for (const w of this.byId.values()) if (w.tenantId === tenantId) n++;
-    return n;
+    return this.perTenant.get(tenantId) ?? 0;
   }
 
   delete(hook: Webhook): void {
-    this.byId.delete(hook.id);
+    if (this.byId.delete(hook.id)) {
+      const mine = this.byOwner.get(identityOf(hook.owner));
+      mine?.delete(hook.id);
+      if (mine?.size === 0) this.byOwner.delete(identityOf(hook.owner));
+      this.perTenant.set(hook.tenantId, (this.perTenant.get(hook.tenantId) ?? 1) - 1);
+    }
     this.index.remove(hook.set);
     this.journal.unfollow(hook.tenantId);
     hook.queue.stop();
@@ -276,6 +281,10 @@ export class WebhookRegistry {
       },
     });
     this.byId.set(id, hook);
+    const who = identityOf(owner);
+    if (!this.byOwner.has(who)) this.byOwner.set(who, new Map());
+    this.byOwner.get(who)!.set(id, hook);
+    this.perTenant.set(tenantId, (this.perTenant.get(tenantId) ?? 0) + 1);
     this.index.update(hook.set);
     this.journal.follow(tenantId);
     return hook;
