@@ -293,7 +293,14 @@ describe('front-door fuzz run', () => {
     assert.equal(health.status, 200);
   });
 
+});
+
+describe('front-door fuzz run of the event sockets', () => {
+  // A server of its own: the route run above may change or remove the user whose token this needs.
+  const server = suiteServer({ lockoutFailures: 1_000_000, wsPerClient: 100 });
+
   test(`frames on both event sockets: no crash, documented answers (seed ${SEED})`, async (t) => {
+    t.diagnostic(`FUZZ_SEED=${SEED}`);
     const s = server();
     const cc = await CcClient.login(s, '101@1001');
     const frame = fc.oneof(
