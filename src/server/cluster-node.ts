@@ -69,11 +69,27 @@ export interface Node {
   close(): Promise<void>;
 }
 
-export async function openNode(config: Config, log: Logger, db: Db, target: DatabaseTarget): Promise<Node> {
+/**
+ * `shareDatabase`: a server that is no cluster node but shares its database with others like it
+ * (test nodes composed around a StaticMembership): held as cluster nodes hold it (PostgreSQL),
+ * so a standalone server is still refused there.
+ */
+export async function openNode(
+  config: Config,
+  log: Logger,
+  db: Db,
+  target: DatabaseTarget,
+  shareDatabase = false,
+): Promise<Node> {
   const nodeId = config.nodeId ?? defaultNodeId(hostname(), process.pid, randomBytes(3).toString('hex'));
   const me = thisHolder(nodeId);
   if (!config.nats.length) {
-    const hold = await holdAsStandalone(db, target, me, log);
+    const hold =
+      shareDatabase && target.kind === 'postgres'
+        ? await holdAsClusterNode(db, target, me, log)
+        : shareDatabase
+          ? { release: async () => {} }
+          : await holdAsStandalone(db, target, me, log);
     return standaloneNode(config, nodeId, hold.release, me);
   }
   const hold = await holdAsClusterNode(db, target, me, log);

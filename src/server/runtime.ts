@@ -72,10 +72,12 @@ export async function createRuntime(
   config: Config,
   log: Logger,
   target = databaseTarget(config),
+  /** Held as cluster nodes hold the database, though not one (tests composing their own nodes). */
+  opts: { shareDatabase?: boolean } = {},
 ): Promise<Runtime> {
   const db = await openDatabase(target);
   // The guard, or joining the cluster, comes before anything is written to the database.
-  const node = await openNode(config, log, db, target).catch(async (e: unknown) => {
+  const node = await openNode(config, log, db, target, opts.shareDatabase).catch(async (e: unknown) => {
     await db.close().catch(() => {});
     throw e;
   });

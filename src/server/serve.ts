@@ -42,9 +42,11 @@ export async function startServer(
     /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
     target?: DatabaseTarget;
     extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
+    /** Shares the database with servers like it, as cluster nodes do (test nodes; cluster-node.ts). */
+    shareDatabase?: boolean;
   } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log, opts.target);
+  const runtime = await createRuntime(config, log, opts.target, { shareDatabase: opts.shareDatabase });
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance | undefined;
   let extension: ServerExtension = {};

@@ -114,6 +114,8 @@ export async function startCluster(
     const nats = await connect({ servers: NATS_URL });
     const server = await startTestServer(overrides, {
       target: { kind: 'postgres', url: PG_URL, schema },
+      // Nodes of one cluster on one schema: not standalone servers to each other (the guard).
+      shareDatabase: true,
       extend: (runtime) => {
         runtime.membership = membership;
         joined++;

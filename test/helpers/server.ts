@@ -22,7 +22,7 @@ export interface TestServer extends Server {
 export async function startTestServer(
   overrides: Partial<Config> = {},
   /** A cluster node's: its shared database and the parts composed around its runtime. */
-  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'target' | 'extend'> = {},
+  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'target' | 'extend' | 'shareDatabase'> = {},
 ): Promise<TestServer> {
   const clusterNodes = Number(process.env.SWITCHBOARD_TEST_CLUSTER ?? 0);
   if (clusterNodes > 0 && !node.target) return startClusterTestServer(overrides, clusterNodes);
