@@ -18,6 +18,11 @@ export class CallBook {
     this.calls.delete(smdrCallId);
   }
 
+  /** The tenant's calls, ended or not. */
+  ofTenant(tenantId: number): CcCall[] {
+    return [...this.calls.values()].filter((c) => c.tenantId === tenantId);
+  }
+
   clear(): void {
     this.calls.clear();
   }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { InProcessBus } from '../bus/bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
+import { LiveStateJournal } from '../contact-center/live-state-journal.js';
+import { Takeover } from '../contact-center/takeover.js';
 import { type Clock, createClock } from '../core/clock.js';
 import { type Membership, StandaloneMembership } from '../core/cluster.js';
 import { CallIdGenerator } from '../core/ids.js';
@@ -10,6 +12,8 @@ import { Directory } from '../directory/directory.js';
 import { applyTelcoPasswords } from '../directory/telco-passwords.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
+import { type EpochFence, STANDALONE_FENCE } from '../store/epoch-fence.js';
+import { LiveStateStore } from '../store/live-state.js';
 import { SqlEntityStore } from '../store/entity-store.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
@@ -32,6 +36,10 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
+  /** Refuses durable writes of an owner whose lease epoch is stale (a standalone server: none). */
+  epochFence: EpochFence;
+  /** Live calls and agent states, durable; what a lost node left, taken over (server/failover.ts). */
+  liveState: { store: LiveStateStore; journal: LiveStateJournal; takeover: Takeover };
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -64,20 +72,33 @@ export async function createRuntime(
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator();
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
+  // Live state and call records are written by the owner's journal, under its lease (failover).
+  const liveStore = new LiveStateStore(db, () => runtime.epochFence);
+  const journal = new LiveStateJournal(liveStore, {
+    lease(tenantId) {
+      const epoch = runtime.membership.epochOf(tenantId);
+      return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
+    },
+    now: () => clock.now(),
+    onError: (err, tenantId) => log.error({ err, tenantId }, 'live state write failed'),
+  });
   const contactCenter = new ContactCenter({
     directory,
     clock,
     switch: sw,
     db,
-    callRecords,
+    callRecords: journal,
+    liveState: journal,
     publish: (e) => bus.publish(e),
     onRecordError: (err, smdrCallId) => log.error({ err, smdrCallId }, 'call record write failed'),
   });
   // The contact center's one inbound channel: every switch fact, on the tenant's queue.
   sw.setFactListener((fact) => contactCenter.hear(fact));
+  const takeover = new Takeover(sw, contactCenter, journal);
+  journal.setSource(takeover);
 
   const resetHooks: (() => void | Promise<void>)[] = [];
-  return {
+  const runtime: Runtime = {
     config,
     log,
     db,
@@ -89,6 +110,8 @@ export async function createRuntime(
     contactCenter,
     docs: new ApiDocs(),
     membership: new StandaloneMembership(),
+    epochFence: STANDALONE_FENCE,
+    liveState: { store: liveStore, journal, takeover },
     telemetry: new Telemetry(),
     async resetToDemo() {
       sw.reset();
@@ -97,6 +120,7 @@ export async function createRuntime(
       await callRecords.clear();
       clock.reset();
       await contactCenter.reset();
+      await journal.clear();
       sw.resync();
       for (const h of resetHooks) await h();
     },
@@ -104,9 +128,12 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
+      // Live calls stay as rows: the next start (or the next owner) ends them with their records.
+      await journal.close();
       sw.reset();
       await contactCenter.recordsWritten();
       await db.close();
     },
   };
+  return runtime;
 }

@@ -4,6 +4,7 @@ import { describe } from '../store/database.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
+import { startFailover } from './failover.js';
 import { createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
@@ -31,8 +32,11 @@ export async function startServer(
   const runtime = await createRuntime(config, log);
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance;
+  let stopFailover = () => {};
   try {
     app = await buildApp(runtime);
+    // After the APIs subscribed (webhooks hear the `end` of lost calls), before anyone is served.
+    stopFailover = await startFailover(runtime);
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {
     await runtime.close().catch(() => {});
@@ -51,6 +55,7 @@ export async function startServer(
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
+        stopFailover();
         await app.close();
         await runtime.close();
       })();

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from './database.js';
-import type { CallRecordsTable } from './schema.js';
+import type { CallRecordsTable, Database } from './schema.js';
 
 /** A finished call, as the switch reports it. `data` is owned by the writer (switch + contact center). */
 export interface CallRecord {
@@ -27,7 +27,8 @@ export interface CallRecordQuery {
 export class CallRecordStore {
   constructor(private readonly db: Db) {}
 
-  async write(r: CallRecord): Promise<void> {
+  /** Writes (or rewrites) the record; `into`: a transaction it is part of. */
+  async write(r: CallRecord, into: Kysely<Database> = this.db.kysely): Promise<void> {
     const row = {
       smdr_call_id: r.smdrCallId,
       tenant_id: r.tenantId,
@@ -39,7 +40,7 @@ export class CallRecordStore {
       outcome: r.outcome,
       data: JSON.stringify(r.data),
     };
-    await this.db.kysely
+    await into
       .insertInto('call_records')
       .values(row)
       .onConflict((oc) => oc.column('smdr_call_id').doUpdateSet({ ...row }))
