@@ -19,7 +19,8 @@ export async function postgresOrSkip(): Promise<string | undefined> {
     await client.query('select 1');
     return PG_URL;
   } catch (e) {
-    if (underCi()) throw new Error(`PostgreSQL at ${PG_URL} does not answer (CI runs every suite)`);
+    if (underCi())
+      throw new Error(`PostgreSQL at ${PG_URL} does not answer (CI runs every suite)`, { cause: e });
     console.log(`# skipped: no PostgreSQL at ${PG_URL} (${(e as Error).message})`);
     return undefined;
   } finally {
@@ -96,6 +97,7 @@ export async function serve(args: string[]): Promise<ServeProcess> {
 
 export interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field
   body: any;
 }
 
