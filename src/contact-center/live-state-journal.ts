@@ -116,7 +116,6 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
         this.timer = undefined;
         for (const t of [...this.pending.keys()]) this.startBatch(t);
       }, this.options.flushMs ?? LIVE_STATE_FLUSH_MS);
-      this.timer.unref?.();
     }
     return p;
   }
@@ -148,8 +147,8 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
       await this.store.apply(this.batch(tenantId, lease, p));
       for (const r of records) r.done();
     } catch (err) {
-      if (records.length > 0) for (const r of records) r.failed(err);
-      else this.options.onError(err, tenantId);
+      this.options.onError(err, tenantId);
+      for (const r of records) r.failed(err);
     }
   }
 
