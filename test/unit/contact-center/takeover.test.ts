@@ -38,7 +38,7 @@ test('a taken-over tenant: lost queue calls end with their records, waiting ones
   const cc = a.contactCenter;
   cc.setAgentState(1001, '103', 'Break');
   cc.setAgentState(1001, '104', 'Signed Out');
-  const first = a.switch.pstnCall({ from: '+15551230001', to: SALES_DID, callerName: 'Pat' });
+  a.switch.pstnCall({ from: '+15551230001', to: SALES_DID, callerName: 'Pat' });
   const answered = a.switch.deviceAnswer(phone('101'));
   a.clock.advance(4000);
   const second = a.switch.pstnCall({ from: '+15551230002', to: SALES_DID, callerName: 'Quinn' });
