@@ -37,6 +37,8 @@ export interface TakeoverResult {
   /** Queue calls waiting on here. */
   waiting: string[];
   agents: number;
+  /** Calls whose stored form could not be taken over (left as they are), with why. */
+  failed: { smdrCallId: string; error: unknown }[];
 }
 
 export class Takeover implements LiveStateSource {
@@ -61,7 +63,15 @@ export class Takeover implements LiveStateSource {
 
   /** What a previous owner left of the tenant becomes live here, in one turn of the tenant. */
   takeOver(tenantId: number, left: LeftState, reason = NODE_LOST): TakeoverResult {
-    const result: TakeoverResult = { ended: [], waiting: [], agents: 0 };
+    const result: TakeoverResult = { ended: [], waiting: [], agents: 0, failed: [] };
+    /** One call's failure (a row this version cannot read) does not stop the others. */
+    const each = (c: DurableLiveCall, fn: () => void) => {
+      try {
+        fn();
+      } catch (error) {
+        result.failed.push({ smdrCallId: String(c.call?.smdrCallId), error });
+      }
+    };
     const calls = left.calls.filter((c) => c.tenantId === tenantId).map((c) => c.data as DurableLiveCall);
     const agents = left.agents.filter((a) => a.tenantId === tenantId).map((a) => a.data as AgentRecord);
     const waits = (c: DurableLiveCall) => c.cc !== undefined && this.sw.canWaitOn(c.call);
@@ -73,16 +83,26 @@ export class Takeover implements LiveStateSource {
         result.agents++;
       }
       const here = (c: DurableLiveCall) => this.sw.durableCall(tenantId, c.call.smdrCallId) !== undefined;
-      for (const c of calls.filter((x) => !waits(x) && !here(x))) {
-        if (c.cc) this.cc.restoreLostCall(c.cc, reason);
-        this.sw.endLostCall(c.call, reason);
-        result.ended.push(c.call.smdrCallId);
+      const [waiting, lost] = partition(calls, (c) => {
+        let w = false;
+        each(c, () => (w = waits(c)));
+        return w;
+      });
+      for (const c of lost) {
+        each(c, () => {
+          if (here(c)) return;
+          if (c.cc) this.cc.restoreLostCall(c.cc, reason);
+          this.sw.endLostCall(c.call, reason);
+          result.ended.push(c.call.smdrCallId);
+        });
       }
-      for (const c of calls.filter((x) => waits(x) && !here(x)).sort((a, b) => queuedAt(a) - queuedAt(b))) {
-        if (!this.sw.restoreWaitingCall(c.call, reason)) continue;
-        this.cc.restoreWaitingCall(c.cc!);
-        this.sink.callChanged(tenantId, c.call.smdrCallId);
-        result.waiting.push(c.call.smdrCallId);
+      for (const c of waiting.sort((a, b) => queuedAt(a) - queuedAt(b))) {
+        each(c, () => {
+          if (here(c) || !this.sw.restoreWaitingCall(c.call, reason)) return;
+          this.cc.restoreWaitingCall(c.cc!);
+          this.sink.callChanged(tenantId, c.call.smdrCallId);
+          result.waiting.push(c.call.smdrCallId);
+        });
       }
       this.cc.restored(tenantId);
     });
@@ -94,4 +114,11 @@ export class Takeover implements LiveStateSource {
     this.sw.dropTenant(tenantId);
     this.cc.forgetTenant(tenantId);
   }
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }

@@ -23,8 +23,13 @@ export async function startFailover(runtime: Runtime): Promise<() => void> {
     return () => {};
   }
   return membership.onChange(async (change) => {
-    if (change.owned) await takeOverTenant(runtime, change.tenantId, change.epoch);
-    else releaseTenant(runtime, change.tenantId);
+    try {
+      if (change.owned) await takeOverTenant(runtime, change.tenantId, change.epoch);
+      else releaseTenant(runtime, change.tenantId);
+    } catch (err) {
+      runtime.log.error({ err, tenantId: change.tenantId }, 'taking over or releasing a tenant failed');
+      throw err;
+    }
   });
 }
 
@@ -61,6 +66,12 @@ export function releaseTenant(runtime: Runtime, tenantId: number): void {
 
 function takeOver(runtime: Runtime, tenantId: number, left: LeftState): void {
   const r = runtime.liveState.takeover.takeOver(tenantId, left);
+  for (const f of r.failed) {
+    runtime.log.error(
+      { err: f.error, tenantId, smdrCallId: f.smdrCallId },
+      'a lost call could not be taken over',
+    );
+  }
   if (r.ended.length + r.waiting.length + r.agents === 0) return;
   runtime.log.info(
     { tenantId, endedCalls: r.ended.length, waitingCalls: r.waiting.length, agents: r.agents },

@@ -104,3 +104,39 @@ test('a taken-over tenant: lost queue calls end with their records, waiting ones
   assert.equal(b.contactCenter.agentState(1001, '101').consecutiveMissed, 0);
   await b.close();
 });
+
+test('a stored call that cannot be read is reported and left; the others are taken over', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-takeover-'));
+  const a = await node(join(dir, 'a.db'));
+  const leg = a.switch.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+  const row = a.liveState.takeover.call(1001, leg.smdrCallId)!;
+  await a.close();
+  const b = await node(join(dir, 'b.db'));
+  const h = heard(b);
+  const stored = (smdrCallId: string, data: unknown) => ({
+    ...row,
+    smdrCallId,
+    data,
+    tenantId: 1001,
+    ownerNode: 'a',
+    epoch: 0,
+    updatedAt: 0,
+  });
+  const result = b.liveState.takeover.takeOver(1001, {
+    calls: [
+      stored('garbage', { call: { smdrCallId: 'garbage', legs: 7 } }),
+      stored(leg.smdrCallId, row.data),
+    ],
+    agents: [],
+  });
+  assert.deepEqual(
+    result.failed.map((f) => f.smdrCallId),
+    ['garbage'],
+  );
+  assert.deepEqual(result.ended, [leg.smdrCallId]);
+  assert.deepEqual(
+    h.calls('101@1001').map((e) => e.name),
+    ['end'],
+  );
+  await b.close();
+});
