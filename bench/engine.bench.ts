@@ -56,6 +56,9 @@ class MemoryStore implements EntityStore {
   async loadAll() {
     return this.rows;
   }
+  async load() {
+    return [];
+  }
   async upsert() {}
   async remove() {}
   async replaceAll(entities: StoredEntity[]) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [name...]`: builds, then runs every bench/<name>.bench.ts (or only those named:
-// rest, reads, voice-events, cc-fanout, engine, cold-start, continuity). Each prints a table, writes
+// rest, reads, voice-events, cc-fanout, engine, cold-start, continuity; `cluster` names every
+// cluster-*.bench.ts, which need PostgreSQL and NATS). Each prints a table, writes
 // bench/results/<name>.json and exits non-zero when it misses a budget of DESIGN §7.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,7 +10,9 @@ const all = readdirSync('bench')
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.slice(0, -'.bench.ts'.length))
   .sort();
-const asked = process.argv.slice(2);
+const asked = process.argv
+  .slice(2)
+  .flatMap((n) => (n === 'cluster' ? all.filter((b) => b.startsWith('cluster-')) : [n]));
 const unknown = asked.filter((n) => !all.includes(n));
 if (unknown.length) {
   console.error(`unknown benchmark ${unknown.join(', ')} (known: ${all.join(', ')})`);

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { ensureTestServices } from './test-services.mjs';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
@@ -40,6 +41,9 @@ if (files.some(needsBrowser) && !existsSync(chromium)) {
 // A second reporter writes TAP to a file: node:test (22) reports a failed suite hook (the
 // contract check runs in `after` hooks) as `not ok` but neither counts it as a failed test nor
 // exits non-zero, so the run is judged from the TAP lines as well.
+// PostgreSQL and NATS for the cluster suites: started for this run where the machine runs none.
+const services = await ensureTestServices();
+for (const n of services.notes) console.log(`test services: ${n}`);
 const tap = join(mkdtempSync(join(tmpdir(), 'switchboard-test-')), 'report.tap');
 const res = spawnSync(
   process.execPath,
@@ -55,8 +59,9 @@ const res = spawnSync(
     ...flags,
     ...files,
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, ...services.env, NODE_ENV: 'test' } },
 );
+services.stop();
 const notOk = existsSync(tap)
   ? readFileSync(tap, 'utf8')
       .split('\n')

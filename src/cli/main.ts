@@ -51,8 +51,9 @@ async function serve(args: string[]): Promise<number> {
 async function seed(args: string[]): Promise<number> {
   const reset = args.includes('--reset');
   const config = parseConfig(args.filter((a) => a !== '--reset'));
+  // Seeding is a standalone visit: it refuses while a server (or a cluster) holds the database.
   const runtime = await createRuntime(
-    { ...config, sim: false },
+    { ...config, sim: false, nats: [] },
     createLogger({ ...config, logLevel: 'warn' }),
   );
   try {

@@ -35,6 +35,9 @@ export const conflict = (code: string, message: string, parameters?: ErrorParame
   new DomainError('conflict', code, message, parameters);
 export const forbidden = (code: string, message: string, parameters?: ErrorParameter[]) =>
   new DomainError('forbidden', code, message, parameters);
+/** Not possible now, worth retrying: every API answers 503 with `Retry-After` (UNAVAILABLE_RETRY_S). */
+export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
+export const UNAVAILABLE_RETRY_S = 1;
 
 export function isDomainError(e: unknown): e is DomainError {
   return e instanceof DomainError;

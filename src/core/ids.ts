@@ -14,10 +14,19 @@ export class CallIdGenerator {
   private last = 0;
 
   constructor(
-    private readonly nodeId = 0,
+    private nodeId = 0,
     private readonly wallClock: () => number = Date.now,
   ) {
-    if (nodeId < 0 || nodeId > 15) throw new RangeError('nodeId must be 0..15');
+    this.useNode(nodeId);
+  }
+
+  /**
+   * Mints with another node id from now on (a cluster node whose slot was reassigned). Ids stay
+   * unique: the counter never goes back, and the slot's previous holder stopped long before.
+   */
+  useNode(nodeId: number): void {
+    if (!Number.isInteger(nodeId) || nodeId < 0 || nodeId > 15) throw new RangeError('nodeId must be 0..15');
+    this.nodeId = nodeId;
   }
 
   next(): string {

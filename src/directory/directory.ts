@@ -12,20 +12,37 @@ import type {
   Tenant,
 } from './model.js';
 import { extensionKey } from './model.js';
+import { isDeepStrictEqual } from 'node:util';
 import { naturalCompare } from '../core/natural-order.js';
+
+/** One record of the store. */
+export interface EntityKey {
+  kind: string;
+  id: string;
+}
 
 /** Where the directory writes through to. Implemented by `store/`. */
 export interface EntityStore {
   loadAll(): Promise<StoredEntity[]>;
+  /** The records of `keys` the store holds (absent ones are left out). */
+  load(keys: readonly EntityKey[]): Promise<StoredEntity[]>;
   upsert(entity: StoredEntity): Promise<void>;
   remove(kind: string, id: string): Promise<void>;
   replaceAll(entities: StoredEntity[]): Promise<void>;
 }
 
-export type DirectoryChange =
+/** `remote`: another node of the cluster made the change (docs/cluster.md § Directory). */
+export type DirectoryChange = (
   | { op: 'put'; kind: string; before?: GenericEntity; after: GenericEntity }
   | { op: 'remove'; kind: string; before: GenericEntity }
-  | { op: 'reset' };
+  | { op: 'reset' }
+) & { remote?: true };
+
+/**
+ * Told of every write this directory made, after the store has it, and awaited before the write
+ * resolves: a cluster node makes the other nodes read it (src/cluster/directory-sync.ts).
+ */
+export type Replicator = (written: readonly EntityKey[] | 'all') => Promise<void>;
 
 type Listener = (change: DirectoryChange) => void;
 
@@ -47,6 +64,7 @@ export class Directory {
   private extensionByUuidIndex = new Map<string, Extension>();
   private devicesByOwner = new Map<string, Device[]>();
   private listeners: Listener[] = [];
+  private replicate: Replicator | undefined;
 
   private constructor(private readonly store: EntityStore) {}
 
@@ -81,6 +99,7 @@ export class Directory {
     this.setInMemory(kind, copy);
     this.reindex();
     this.emit({ op: 'put', kind, before, after: copy });
+    await this.replicate?.([{ kind, id: copy.id }]);
   }
 
   async remove(kind: string, id: string): Promise<boolean> {
@@ -92,6 +111,7 @@ export class Directory {
     this.byKindTenant.get(tenantKey(kind, before.tenantId))?.delete(id);
     this.reindex();
     this.emit({ op: 'remove', kind, before });
+    await this.replicate?.([{ kind, id }]);
     return true;
   }
 
@@ -100,6 +120,49 @@ export class Directory {
     await this.store.replaceAll(entities);
     this.fill(entities);
     this.emit({ op: 'reset' });
+    await this.replicate?.('all');
+  }
+
+  // ---- the other nodes' writes (docs/cluster.md § Directory) ---------------------------------
+
+  /** Sets who is told of this directory's writes (one replicator). */
+  replicateWith(replicator: Replicator | undefined): void {
+    this.replicate = replicator;
+  }
+
+  /**
+   * Another node wrote these records: reads them again from the store and applies what it holds
+   * now, writing nothing. Listeners hear the same changes a local write makes, marked `remote`;
+   * a record the store no longer has is removed, its id retired as the writer's removal did.
+   */
+  async refresh(keys: readonly EntityKey[]): Promise<void> {
+    const found = new Map((await this.store.load(keys)).map((r) => [`${r.kind}/${r.id}`, r.data]));
+    const changes: DirectoryChange[] = [];
+    for (const { kind, id } of keys) {
+      const after = found.get(`${kind}/${id}`);
+      const before = this.byKind.get(kind)?.get(id);
+      if (after) {
+        if (before && isDeepStrictEqual(before, after)) continue;
+        this.setInMemory(kind, after);
+        changes.push({ op: 'put', kind, before, after, remote: true });
+      } else if (before) {
+        if (kind !== RETIRED && !this.isRetired(kind, id)) {
+          this.setInMemory(RETIRED, { id: retiredKey(kind, id), kind, key: id });
+        }
+        this.byKind.get(kind)!.delete(id);
+        this.byKindTenant.get(tenantKey(kind, before.tenantId))?.delete(id);
+        changes.push({ op: 'remove', kind, before, remote: true });
+      }
+    }
+    if (changes.length === 0) return;
+    this.reindex();
+    for (const c of changes) this.emit(c);
+  }
+
+  /** Another node replaced the whole world: loads it again (listeners hear a remote reset). */
+  async reload(): Promise<void> {
+    this.fill(await this.store.loadAll());
+    this.emit({ op: 'reset', remote: true });
   }
 
   // ---- ids are never handed out twice ------------------------------------------------------

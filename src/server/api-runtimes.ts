@@ -25,6 +25,7 @@ function eventApiPorts(runtime: Runtime) {
     telemetry: runtime.telemetry,
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
+    ...(runtime.placement ? { placement: runtime.placement } : {}),
   };
 }
 
@@ -56,6 +57,8 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     docs: runtime.docs,
     auth: authenticatorFor(runtime),
     config: runtime.config,
-    resetToDemo: () => runtime.resetToDemo(),
+    resetToDemo: () => (runtime.world ? runtime.world.reset() : runtime.resetToDemo()),
+    ...(runtime.world ? { advanceClock: (ms: number) => runtime.world!.advanceClock(ms) } : {}),
+    ...(runtime.placement ? { placement: runtime.placement } : {}),
   };
 }

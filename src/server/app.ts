@@ -1,5 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { authenticatorFor } from '../api/auth/index.js';
 import { ccsApi } from '../api/ccs/plugin.js';
+import { clusterRoute } from '../api/cluster/plugin.js';
 import { simApi } from '../api/sim/plugin.js';
 import { voiceApi } from '../api/voice/plugin.js';
 import { apiDocuments } from './api-documents.js';
@@ -88,6 +90,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   metrics.watchSockets(app);
   await app.register(healthRoutes, { runtime });
   await app.register(metricsRoute, { runtime, metrics });
+  await app.register(clusterRoute, { auth: authenticatorFor(runtime), state: () => runtime.node.state() });
   await app.register(voiceApi, { prefix: '/api', runtime: voiceRuntime(runtime) });
   await app.register(ccsApi, { prefix: '/6/v2', runtime: ccRuntime(runtime) });
   if (config.sim) await app.register(simApi, { prefix: '/sim/v1', runtime: simRuntime(runtime) });

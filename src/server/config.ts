@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { checkCluster, CLUSTER_OPTIONS, parseNatsUrls } from './cluster-config.js';
+import { ConfigError } from './config-error.js';
 
 /** Everything the server can be told, from flags and SWITCHBOARD_* variables (flags win). */
 export interface Config {
@@ -54,15 +56,24 @@ export interface Config {
   operatorPassword?: string;
   /** Seed the demo world into an empty database (always on for `serve`). */
   seed: boolean;
+  /** Cluster mode (docs/cluster.md): NATS servers; empty: a standalone server. */
+  nats: string[];
+  /** This node's id in the cluster (letters, digits, `_`, `-`); unset: host-pid-random. */
+  nodeId?: string;
+  leaseTtlMs: number;
+  /** Names the NATS subjects (`sb.<clusterName>`) and the JetStream stream of one cluster. */
+  clusterName: string;
+  /** The URL clients reach this node at, shown in `GET /cluster`. */
+  advertiseUrl?: string;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
-interface Option {
+export interface Option {
   key: keyof Config;
   flag: string;
   env: string;
-  type: 'int' | 'string' | 'bool' | 'enum' | 'list';
+  type: 'int' | 'string' | 'bool' | 'enum' | 'list' | 'urls';
   values?: string[];
   min?: number;
   max?: number;
@@ -216,6 +227,7 @@ export const OPTIONS: Option[] = [
     type: 'string',
     help: "password of the telco user operator (default: the demo world's)",
   },
+  ...CLUSTER_OPTIONS,
 ];
 
 export const DEFAULTS: Config = {
@@ -252,6 +264,9 @@ export const DEFAULTS: Config = {
   metricsAuth: false,
   maxRecords: 2000,
   seed: true,
+  nats: [],
+  leaseTtlMs: 5000,
+  clusterName: 'switchboard',
 };
 
 function convert(o: Option, raw: string, source: string): unknown {
@@ -270,6 +285,8 @@ function convert(o: Option, raw: string, source: string): unknown {
       throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
     case 'list':
       return parseOrigins(raw, source);
+    case 'urls':
+      return parseNatsUrls(raw, source);
     case 'enum':
       if (!o.values!.includes(raw))
         throw new ConfigError(`${source}: expected one of ${o.values!.join(', ')}, got "${raw}"`);
@@ -322,6 +339,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     throw new ConfigError(`--database-url must start with postgres:// (got "${config.databaseUrl}")`);
   }
+  checkCluster(config);
   return config;
 }
 

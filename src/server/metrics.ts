@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import { authenticatorFor, parseBasic } from '../api/auth/index.js';
+import { authenticatorFor, telcoAdminOf } from '../api/auth/index.js';
 import { limitsFor } from '../api/limits/index.js';
-import { mayDriveSimulator } from '../api/sim/auth.js';
 import type { TenantLoad } from '../switch/switch.js';
 import { RequestMeter } from './request-meter.js';
 import type { Runtime } from './runtime.js';
@@ -153,21 +152,12 @@ export async function metricsRoute(app: FastifyInstance, opts: { runtime: Runtim
   const { runtime, metrics } = opts;
   const auth = authenticatorFor(runtime);
   app.get('/metrics', { config: { undocumented: true } }, async (req, reply) => {
-    if (runtime.config.metricsAuth) {
-      const creds = parseBasic(req.headers.authorization);
-      // A wrong password and a lock-out are both just "not allowed" here.
-      const principal = creds
-        ? await Promise.resolve()
-            .then(() => auth.authenticate(creds.username, creds.secret, req.ip))
-            .catch(() => null)
-        : null;
-      if (!principal || !mayDriveSimulator(principal)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Basic realm="metrics"')
-          .type('text/plain')
-          .send('Metrics need HTTP Basic credentials of a telco administrator.\n');
-      }
+    if (runtime.config.metricsAuth && !(await telcoAdminOf(auth, req.headers.authorization, req.ip))) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="metrics"')
+        .type('text/plain')
+        .send('Metrics need HTTP Basic credentials of a telco administrator.\n');
     }
     const { contentType, body } = await metrics.scrape();
     return reply.type(contentType).send(body);

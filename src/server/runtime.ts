@@ -4,7 +4,8 @@ import { ContactCenter } from '../contact-center/contact-center.js';
 import { LiveStateJournal } from '../contact-center/live-state-journal.js';
 import { Takeover } from '../contact-center/takeover.js';
 import { type Clock, createClock } from '../core/clock.js';
-import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import type { Membership } from '../core/cluster.js';
+import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
 import { demoWorld } from '../directory/demo-world.js';
@@ -12,14 +13,20 @@ import { Directory } from '../directory/directory.js';
 import { applyTelcoPasswords } from '../directory/telco-passwords.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
-import { type EpochFence, STANDALONE_FENCE } from '../store/epoch-fence.js';
+import type { EpochFence } from '../store/epoch-fence.js';
+import { assertEpoch } from '../store/lease-fence.js';
 import { LiveStateStore } from '../store/live-state.js';
 import { SqlEntityStore } from '../store/entity-store.js';
+import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
+import { type ClusterContext, type Node, openNode } from './cluster-node.js';
+import { startClusterSecurity } from '../cluster/security-sync.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
+import type { Placement } from '../api/route-core/placement.js';
+import type { SharedWorld } from '../cluster/shared-world.js';
 
 /** Everything a running Switchboard holds, shared by the API adapters. */
 export interface Runtime {
@@ -36,16 +43,29 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
-  /** Refuses durable writes of an owner whose lease epoch is stale (a standalone server: none). */
+  /** Refuses durable writes of an owner whose lease epoch is stale (a standalone server's epoch 0 passes). */
   epochFence: EpochFence;
   /** Live calls and agent states, durable; what a lost node left, taken over (server/failover.ts). */
   liveState: { store: LiveStateStore; journal: LiveStateJournal; takeover: Takeover };
+  /** This process as a node: its id, the guard's hold, and in a cluster the membership (cluster-node.ts). */
+  node: Node;
+  /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
+  cluster?: ClusterContext;
+  /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
+  sharedLockouts?: SharedLockouts;
+  sharedSocketClaims?: SharedSocketClaims;
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
-  /** Back to the demo world (simulator reset, `seed --reset`). */
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding); unset: here. */
+  placement?: Placement;
+  /** Back to the demo world (simulator reset, `seed --reset`): the database and this node. */
   resetToDemo(): Promise<void>;
+  /** This node's part of another cluster node's `resetToDemo` (the database is reset already). */
+  resetNodeState(): Promise<void>;
+  /** A cluster node's: the simulator's clock and reset, for every node (docs/cluster.md § Clock). */
+  world?: SharedWorld;
   /** Registers state to clear on reset (lock-outs, caches, counters). */
   onReset(hook: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -63,14 +83,23 @@ export async function createRuntime(
   target = databaseTarget(config),
 ): Promise<Runtime> {
   const db = await openDatabase(target);
-  const directory = await Directory.load(new SqlEntityStore(db));
+  // The guard, or joining the cluster, comes before anything is written to the database.
+  const node = await openNode(config, log, db, target).catch(async (e: unknown) => {
+    await db.close().catch(() => {});
+    throw e;
+  });
   const telco = { admin: config.adminPassword, operator: config.operatorPassword };
-  if (directory.isEmpty() && config.seed) await directory.replaceAll(demoWorld(telco));
-  else await applyTelcoPasswords(directory, telco);
+  // One node at a time: cluster nodes started together must not all seed an empty database.
+  const directory = await duringStartup(db, async () => {
+    const d = await Directory.load(new SqlEntityStore(db));
+    if (d.isEmpty() && config.seed) await d.replaceAll(demoWorld(telco));
+    else await applyTelcoPasswords(d, telco);
+    return d;
+  });
   const clock = createClock(config.clock);
   const bus = new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
   const callRecords = new CallRecordStore(db);
-  const ids = new CallIdGenerator();
+  const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
   // Live state and call records are written by the owner's journal, under its lease (failover).
   const liveStore = new LiveStateStore(db, () => runtime.epochFence);
@@ -96,8 +125,32 @@ export async function createRuntime(
   sw.setFactListener((fact) => contactCenter.hear(fact));
   const takeover = new Takeover(sw, contactCenter, journal);
   journal.setSource(takeover);
+  const telemetry = new Telemetry();
+  node.bind({ directory, switch: sw, ids, telemetry });
+
+  // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
+  const security = node.cluster
+    ? startClusterSecurity({
+        db,
+        nats: node.cluster.nats,
+        prefix: node.cluster.prefix,
+        nodeId: node.nodeId,
+        ttlMs: node.cluster.leaseTtlMs,
+        log,
+      })
+    : undefined;
 
   const resetHooks: (() => void | Promise<void>)[] = [];
+  /** Everything of a reset after the switch's live state and the directory. */
+  const resetTheRest = async () => {
+    await contactCenter.recordsWritten();
+    await callRecords.clear();
+    clock.reset();
+    await contactCenter.reset();
+    await journal.clear();
+    sw.resync();
+    for (const h of resetHooks) await h();
+  };
   const runtime: Runtime = {
     config,
     log,
@@ -109,27 +162,31 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: new StandaloneMembership(),
-    epochFence: STANDALONE_FENCE,
+    membership: node.membership,
+    epochFence: { assert: assertEpoch },
     liveState: { store: liveStore, journal, takeover },
-    telemetry: new Telemetry(),
+    node,
+    ...(node.cluster ? { cluster: node.cluster } : {}),
+    ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
+    telemetry,
     async resetToDemo() {
       sw.reset();
       await directory.replaceAll(demoWorld(telco));
-      await contactCenter.recordsWritten();
-      await callRecords.clear();
-      clock.reset();
-      await contactCenter.reset();
-      await journal.clear();
-      sw.resync();
-      for (const h of resetHooks) await h();
+      await resetTheRest();
+    },
+    async resetNodeState() {
+      sw.reset();
+      await resetTheRest();
     },
     onReset(hook) {
       resetHooks.push(hook);
     },
     async close() {
-      // Live calls stay as rows: the next start (or the next owner) ends them with their records.
+      // Written under the lease, before the node lets it go. Live calls stay as rows: the next
+      // start (or the next owner) ends them with their records.
       await journal.close();
+      await security?.close();
+      await node.close();
       sw.reset();
       await contactCenter.recordsWritten();
       await db.close();

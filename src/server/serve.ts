@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { describe } from '../store/database.js';
+import { type DatabaseTarget, describe } from '../store/database.js';
 import { buildApp } from './app.js';
+import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
 import { credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { startFailover } from './failover.js';
@@ -19,6 +20,16 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * Parts composed around a server's runtime by whoever starts it (a cluster node's forwarding,
+ * directory sync and shared clock; docs/cluster.md): made once the runtime exists and before the
+ * app is built, attached to the app before it listens, closed first when the server closes.
+ */
+export interface ServerExtension {
+  attach?(app: FastifyInstance): void | Promise<void>;
+  close?(): Promise<void>;
+}
+
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'switchboard' } });
 }
@@ -27,41 +38,72 @@ export function createLogger(config: Config): Logger {
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config),
-  opts: { traffic?: TrafficObserver } = {},
+  opts: {
+    traffic?: TrafficObserver;
+    /** The database, when not the one the config names (a PostgreSQL schema of its own: tests). */
+    target?: DatabaseTarget;
+    extend?: (runtime: Runtime) => ServerExtension | Promise<ServerExtension>;
+  } = {},
 ): Promise<Server> {
-  const runtime = await createRuntime(config, log);
+  const runtime = await createRuntime(config, log, opts.target);
   if (opts.traffic) runtime.traffic = opts.traffic;
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let extension: ServerExtension = {};
   let stopFailover = () => {};
+  let port: number;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const scheme = config.tls ? 'https' : 'http';
   try {
+    // A cluster node's links to the others (forwarding, directory sync, one world), unless the
+    // caller composes its own.
+    const extend = opts.extend ?? (runtime.cluster ? clusterLinks : undefined);
+    if (extend) extension = await extend(runtime);
     app = await buildApp(runtime);
-    // After the APIs subscribed (webhooks hear the `end` of lost calls), before anyone is served.
+    await extension.attach?.(app);
+    // What a lost node left: taken over now (standalone, before anyone is served; the APIs and
+    // webhooks hear the `end` of its calls), or on each tenant the membership gains (cluster).
     stopFailover = await startFailover(runtime);
     await app.listen({ port: config.port, host: config.host });
+    const addr = app.server.address();
+    port = typeof addr === 'object' && addr ? addr.port : config.port;
+    // A cluster node takes its tenants once every part listens for ownership changes.
+    await runtime.node.start(`${scheme}://${host}:${port}`);
   } catch (e) {
+    stopFailover();
+    await extension.close?.().catch(() => {});
+    await app?.close().catch(() => {});
     await runtime.close().catch(() => {});
     throw e;
   }
   warnAboutDemoCredentials(config, log);
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const scheme = config.tls ? 'https' : 'http';
   let closing: Promise<void> | undefined;
+  const started = app;
   return {
-    app,
+    app: started,
     runtime,
     httpUrl: `${scheme}://${host}:${port}`,
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
         stopFailover();
-        await app.close();
+        await extension.close?.();
+        await started.close();
         await runtime.close();
       })();
       return closing;
     },
   };
+}
+
+/** The cluster node's links to the other nodes, on its own NATS connection and membership. */
+function clusterLinks(runtime: Runtime): Promise<ServerExtension> {
+  const cluster = runtime.cluster!;
+  return composeForwarding(runtime, {
+    nats: cluster.nats,
+    prefix: cluster.prefix,
+    clusterSize: () => cluster.membership.aliveNodes().length,
+    settleMs: cluster.leaseTtlMs,
+  });
 }
 
 export function banner(server: Server): string {
@@ -81,6 +123,9 @@ export function banner(server: Server): string {
     `  API explorer        ${httpUrl}/api/browser/browser.html`,
     `  API documents       ${httpUrl}/docs/  (OpenAPI and AsyncAPI: ${httpUrl}/openapi)`,
     `  health              ${httpUrl}/healthz  ${httpUrl}/readyz`,
+    runtime.cluster
+      ? `  cluster             ${c.clusterName}, node ${runtime.node.nodeId}  (${httpUrl}/cluster)`
+      : `  node                ${runtime.node.nodeId}, standalone  (${httpUrl}/cluster)`,
     '',
     'Demo credentials:',
     ...credentialLines(c),

@@ -33,8 +33,13 @@ export class CcTokenStore {
     return r ? { kind: r.kind, subject: r.subject, expiresAt: Number(r.expires_at) } : undefined;
   }
 
-  async remove(tokenHash: string): Promise<void> {
-    await this.db.kysely.deleteFrom('cc_tokens').where('token_hash', '=', tokenHash).execute();
+  /** Whether this call removed it: of two nodes trading one refresh token at once, one does. */
+  async remove(tokenHash: string): Promise<boolean> {
+    const r = await this.db.kysely
+      .deleteFrom('cc_tokens')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 
   /** Every subject holding a token (revocation picks from them). */

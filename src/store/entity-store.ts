@@ -1,4 +1,4 @@
-import type { EntityStore } from '../directory/directory.js';
+import type { EntityKey, EntityStore } from '../directory/directory.js';
 import type { GenericEntity, StoredEntity } from '../directory/model.js';
 import type { Db } from './database.js';
 
@@ -8,12 +8,17 @@ export class SqlEntityStore implements EntityStore {
 
   async loadAll(): Promise<StoredEntity[]> {
     const rows = await this.db.kysely.selectFrom('directory_entities').selectAll().execute();
-    return rows.map((r) => ({
-      kind: r.kind,
-      id: r.id,
-      tenantId: r.tenant_id,
-      data: JSON.parse(r.data) as GenericEntity,
-    }));
+    return rows.map(stored);
+  }
+
+  async load(keys: readonly EntityKey[]): Promise<StoredEntity[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.db.kysely
+      .selectFrom('directory_entities')
+      .selectAll()
+      .where((eb) => eb.or(keys.map((k) => eb.and([eb('kind', '=', k.kind), eb('id', '=', k.id)]))))
+      .execute();
+    return rows.map(stored);
   }
 
   async upsert(e: StoredEntity): Promise<void> {
@@ -65,3 +70,10 @@ export class SqlEntityStore implements EntityStore {
     });
   }
 }
+
+const stored = (r: { kind: string; id: string; tenant_id: number | null; data: string }): StoredEntity => ({
+  kind: r.kind,
+  id: r.id,
+  tenantId: r.tenant_id,
+  data: JSON.parse(r.data) as GenericEntity,
+});

@@ -89,6 +89,55 @@ export interface WebhookDeliveriesTable {
   attempts: string;
 }
 
+/** A cluster node (docs/cluster.md); alive while `heartbeat_at` is within its `ttl_ms`. */
+export interface ClusterNodesTable {
+  node_id: string;
+  url: string | null;
+  host: string;
+  pid: number;
+  /** 0..15, unique among recently alive nodes: the node part of call ids (core/ids.ts). */
+  slot: number;
+  ttl_ms: number;
+  /** 1: may be given tenants (its NATS connection is up); 0: keeps what it has, gets nothing new. */
+  eligible: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+/** A tenant's lease: held by `owner_node` until `expires_at`; `epoch` grows with every new grant. */
+export interface TenantLeasesTable {
+  tenant_id: number;
+  owner_node: string;
+  epoch: number;
+  expires_at: number;
+  granted_at: number;
+}
+
+/** The standalone server holding the database (one row, `slot` = 'standalone'), for the guard. */
+export interface StandaloneHolderTable {
+  slot: string;
+  node_id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+/** Failed logins of one lock-out key (principal + address) in a cluster: their times (JSON), and the lock. */
+export interface AuthFailuresTable {
+  lock_key: string;
+  failures: string;
+  locked_until: number;
+}
+
+/** A socket slot a cluster node holds for a client, kept alive by the node until it expires. */
+export interface SocketClaimsTable {
+  claim_id: string;
+  client_key: string;
+  node_id: string;
+  expires_at: number;
+}
+
 /**
  * A live call of the tenant's owner, as data (failover, docs/cluster.md): written as the call
  * changes, removed with its record. `waiting`: 1 for a caller waiting in a queue.
@@ -127,6 +176,11 @@ export interface Database {
   resume_sessions: ResumeSessionsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  cluster_nodes: ClusterNodesTable;
+  tenant_leases: TenantLeasesTable;
+  standalone_holder: StandaloneHolderTable;
+  auth_failures: AuthFailuresTable;
+  socket_claims: SocketClaimsTable;
   live_calls: LiveCallsTable;
   cc_agent_states: CcAgentStatesTable;
 }

@@ -126,6 +126,14 @@ export class Switch {
     return out;
   }
 
+  /**
+   * Whether the tenant has a call in progress (queued and parked ones included) or a turn under
+   * way. Cheap: one index lookup. A cluster node hands a tenant over only when this is false.
+   */
+  hasLiveCalls(tenantId: number): boolean {
+    return this.core.reg.legsOfTenant(tenantId).size > 0 || this.core.queue.inTurn(tenantId);
+  }
+
   /** Per tenant: live calls, calls waiting in ACD queues, effects not yet delivered (metrics). */
   load(): Map<number, TenantLoad> {
     const out = new Map<number, TenantLoad>();

@@ -12,15 +12,8 @@ import { describe, test } from 'node:test';
 import { DEMO } from '../../src/directory/demo-ids.js';
 import { type DatabaseTarget, openDatabase } from '../../src/store/database.js';
 import { startReceiver } from '../api/voice/webhooks/receiver.js';
-import {
-  type Answer,
-  ccToken,
-  eventually,
-  freshDatabase,
-  postgresOrSkip,
-  request,
-  serve,
-} from './failover-helpers.js';
+import { type ClusterNode, freshDatabase, startNodeProcess } from '../helpers/cluster.js';
+import { type Answer, ccToken, eventually, postgresOrSkip, request } from './failover-helpers.js';
 
 const BOB = '101@1001:1234';
 const ADMIN = 'admin:admin';
@@ -45,9 +38,10 @@ async function stored(target: DatabaseTarget): Promise<{ calls: number; agents: 
 async function restartWithLiveCalls(args: string[], target: DatabaseTarget): Promise<void> {
   const receiver = await startReceiver((_n, res) => res.writeHead(200).end());
   const flags = [...args, '--clock', 'virtual', '--webhooks-allow-http', '--webhooks-allow-private'];
-  let server = await serve(flags);
+  const serve = () => startNodeProcess(flags, 'standalone');
+  let server: ClusterNode = await serve();
   try {
-    const base = () => server.url;
+    const base = () => server.httpUrl;
     const sim = (path: string, json: unknown = {}) =>
       request(base(), 'POST', `/sim/v1/${path}`, { auth: ADMIN, json });
     const hook = await request(base(), 'POST', '/api/v1/webhooks', {
@@ -81,9 +75,9 @@ async function restartWithLiveCalls(args: string[], target: DatabaseTarget): Pro
       const s = await stored(target);
       return s.calls === 2 && s.agents.includes('103');
     }, 'the live calls and the agent state written');
-    await server.kill9();
+    await server.kill();
 
-    server = await serve(flags);
+    server = await serve();
     acme = await ccToken(base(), '100@1001');
 
     // Contact-center API: the cut call is a finished record; its last step says why.
@@ -137,7 +131,7 @@ async function restartWithLiveCalls(args: string[], target: DatabaseTarget): Pro
     assert.equal(offered.phone_state.state, 'Ringing');
     assert.equal(offered.queue_state.call_id, sales.calls[0].smdrCallId);
   } finally {
-    await server.kill9();
+    await server.kill();
     await receiver.close();
   }
 }

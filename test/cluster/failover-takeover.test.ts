@@ -1,9 +1,10 @@
 /**
- * Two nodes on one PostgreSQL database, ownership set by the membership double: node A runs
- * tenant 1001 with live calls and dies; B is given the tenant (previous owner A) and its
- * subscribers hear every cut call end with "node lost", the records are in the contact-center
- * API, the queued outside caller waits on at B, agents are back in their states. A write under
- * the stale epoch is refused.
+ * Two cluster nodes on one PostgreSQL database, ownership set by the membership double (the
+ * lease rows written by the test, so the real fence checks every write): node A runs tenant 1001
+ * with live calls and dies; B is given the tenant (previous owner A) and its subscribers hear
+ * every cut call end with "node lost", the records are in the contact-center API, the queued
+ * outside caller waits on at B, agents are back in their states. A write under the stale epoch
+ * is refused.
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
@@ -16,14 +17,14 @@ import { buildApp } from '../../src/server/app.js';
 import { DEFAULTS } from '../../src/server/config.js';
 import { startFailover } from '../../src/server/failover.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
-import { type DatabaseTarget, openDatabase } from '../../src/store/database.js';
+import { type DatabaseTarget, type Db, openDatabase } from '../../src/store/database.js';
 import { LiveStateStore } from '../../src/store/live-state.js';
 import { openEventSocket } from '../api/ccs/cc-client.js';
 import { openSocket } from '../api/voice/voice-helpers.js';
 import type { TestServer } from '../helpers/server.js';
 import { StaticMembership } from '../helpers/static-membership.js';
-import { ccToken, eventually, freshSchema, PG_URL, postgresOrSkip, request } from './failover-helpers.js';
-import { type TableFence, tableFence } from './table-fence.js';
+import { clusterEnv, NATS_URL, PG_URL, uniqueName } from '../helpers/cluster.js';
+import { ccToken, eventually, freshSchema, request } from './failover-helpers.js';
 
 const ALICE = '100@1001:1234';
 const BOB = '101@1001:1234';
@@ -41,12 +42,23 @@ interface Node {
   close(): Promise<void>;
 }
 
-async function startNode(id: string, target: DatabaseTarget, fence: TableFence): Promise<Node> {
-  const config = { ...DEFAULTS, port: 0, clock: 'virtual' as const, logLevel: 'silent' };
+/**
+ * A cluster node whose membership is the double: the lease membership is never started, so
+ * ownership is only what the test assigns. The runtime's own fence (the lease table) stays.
+ */
+async function startNode(id: string, target: DatabaseTarget, clusterName: string): Promise<Node> {
+  const config = {
+    ...DEFAULTS,
+    port: 0,
+    clock: 'virtual' as const,
+    logLevel: 'silent',
+    nats: [NATS_URL],
+    clusterName,
+    nodeId: id,
+  };
   const runtime = await createRuntime(config, pino({ level: 'silent' }), target);
   const membership = new StaticMembership(id);
   runtime.membership = membership;
-  runtime.epochFence = fence.fence;
   const app = await buildApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const stop = await startFailover(runtime);
@@ -71,30 +83,34 @@ describe('a tenant taken over from a node that died', { concurrency: false }, ()
   let skip = false;
   let schema: ReturnType<typeof freshSchema>;
   let target: DatabaseTarget;
-  let fence: TableFence;
-  let fenceDb: Awaited<ReturnType<typeof openDatabase>>;
+  let fenceDb: Db;
   let a: Node;
   let b: Node;
   let epoch = 0;
 
-  /** The lease of the tenant goes to `to` (a new epoch), and both nodes hear it. */
+  /** The lease row of the tenant goes to `to` under a new epoch, and both nodes hear it. */
   const handOver = async (tenantId: number, to: Node) => {
     epoch++;
-    await fence.grant(tenantId, to.id, epoch);
+    const lease = { owner_node: to.id, epoch, expires_at: Date.now() + 3_600_000, granted_at: Date.now() };
+    await fenceDb.kysely
+      .insertInto('tenant_leases')
+      .values({ tenant_id: tenantId, ...lease })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(lease))
+      .execute();
     for (const n of [a, b]) await n.membership.assign(tenantId, to.id);
   };
 
   before(async () => {
-    if (!(await postgresOrSkip())) {
+    if ((await clusterEnv()).skip) {
       skip = true;
       return;
     }
     schema = freshSchema();
     target = { kind: 'postgres', url: PG_URL, schema: schema.schema };
     fenceDb = await openDatabase(target);
-    fence = await tableFence(fenceDb);
-    a = await startNode('A', target, fence);
-    b = await startNode('B', target, fence);
+    const clusterName = uniqueName('c').replace(/_/g, '-');
+    a = await startNode('A', target, clusterName);
+    b = await startNode('B', target, clusterName);
   });
   after(async () => {
     if (skip) return;
@@ -105,7 +121,7 @@ describe('a tenant taken over from a node that died', { concurrency: false }, ()
   });
 
   test('the cut calls end on B with "node lost"; the waiting caller and the agents carry on', async (t) => {
-    if (skip) return t.skip('no PostgreSQL');
+    if (skip) return t.skip('no PostgreSQL or NATS');
     await handOver(1001, a);
     assert.equal(a.runtime.membership.owns(1001), true);
 
@@ -222,8 +238,8 @@ describe('a tenant taken over from a node that died', { concurrency: false }, ()
   });
 
   test('a write or a claim under a stale epoch is refused, and changes nothing', async (t) => {
-    if (skip) return t.skip('no PostgreSQL');
-    const store = new LiveStateStore(fenceDb, () => fence.fence);
+    if (skip) return t.skip('no PostgreSQL or NATS');
+    const store = new LiveStateStore(fenceDb, () => b.runtime.epochFence);
     const before = await fenceDb.kysely.selectFrom('live_calls').selectAll().execute();
     const stale = { nodeId: 'A', epoch: 1 };
     await assert.rejects(

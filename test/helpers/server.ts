@@ -14,8 +14,18 @@ export interface TestServer extends Server {
   stop(): Promise<void>;
 }
 
-/** A real server on a free port, a fresh SQLite file, the virtual clock and the demo world. */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/**
+ * A real server on a free port, a fresh SQLite file, the virtual clock and the demo world.
+ * With SWITCHBOARD_TEST_CLUSTER=N (the cluster run of the black-box suites), N cluster nodes on
+ * a fresh PostgreSQL database and NATS behind a proxy that sends each request to one at random.
+ */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  /** A cluster node's: its shared database and the parts composed around its runtime. */
+  node: Pick<NonNullable<Parameters<typeof startServer>[2]>, 'target' | 'extend'> = {},
+): Promise<TestServer> {
+  const clusterNodes = Number(process.env.SWITCHBOARD_TEST_CLUSTER ?? 0);
+  if (clusterNodes > 0 && !node.target) return startClusterTestServer(overrides, clusterNodes);
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const config: Config = {
     ...DEFAULTS,
@@ -29,6 +39,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const contract = new ContractChecker();
   const server = await startServer(config, pino({ level: 'silent' }), {
     traffic: contract,
+    ...node,
   });
   contract.bind(server.runtime);
   const close = server.close.bind(server);
@@ -40,16 +51,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     })());
   return Object.assign(server, {
     contract,
-    fetch(path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) {
-      const headers = new Headers(init.headers);
-      if (init.auth) headers.set('authorization', basic(init.auth));
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(server.httpUrl + path, { ...init, headers, body });
-    },
+    fetch: fetcherOf(server.httpUrl),
     /** Stops the server, then fails when any response or frame broke the published contract. */
     async stop() {
       await stopOnce();
@@ -60,6 +62,82 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       contract.assertClean();
     },
   });
+}
+
+/** The black-box suites' server as a cluster: see startTestServer. */
+async function startClusterTestServer(overrides: Partial<Config>, n: number): Promise<TestServer> {
+  const { clusterEnv, startClusterNodes } = await import('./cluster.js');
+  const { startRandomProxy } = await import('./random-proxy.js');
+  const env = await clusterEnv();
+  if (env.skip) throw new Error(`SWITCHBOARD_TEST_CLUSTER is set but ${env.skip}`);
+  const contract = new ContractChecker();
+  const cluster = await startClusterNodes({
+    nodes: n,
+    inProcess: true,
+    config: overrides,
+    traffic: contract,
+  });
+  const servers = cluster.nodes.map((node) => node.server!);
+  const first = servers[0]!;
+  contract.bind(first.runtime);
+  await everyTenantOwned(first);
+  const proxy = await startRandomProxy(
+    servers.map((s) => {
+      const u = new URL(s.httpUrl);
+      return { host: u.hostname, port: Number(u.port) };
+    }),
+  );
+  let stopped: Promise<void> | undefined;
+  const stopOnce = () =>
+    (stopped ??= (async () => {
+      await proxy.close();
+      await cluster.stop();
+    })());
+  const server: Server = {
+    app: first.app,
+    runtime: first.runtime,
+    httpUrl: proxy.url,
+    wsUrl: proxy.url.replace(/^http/, 'ws'),
+    close: stopOnce,
+  };
+  return Object.assign(server, {
+    contract,
+    fetch: fetcherOf(proxy.url),
+    async stop() {
+      await stopOnce();
+      contract.assertClean();
+    },
+    async close() {
+      await stopOnce();
+      contract.assertClean();
+    },
+  });
+}
+
+/** Until every tenant of the demo world has an owner (the nodes have settled their leases). */
+async function everyTenantOwned(server: Server): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const state = await server.runtime.node.state();
+    const owned = new Set(state.leases.filter((l) => l.expiresAt > state.now).map((l) => l.tenantId));
+    if (state.tenants.every((t) => owned.has(t))) return;
+    if (Date.now() > deadline) throw new Error('the test cluster never owned every tenant');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Fetch relative to `baseUrl`, with optional Basic credentials `user:pass` and a JSON body. */
+export function fetcherOf(baseUrl: string) {
+  return (path: string, init: RequestInit & { auth?: string; json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.auth) headers.set('authorization', basic(init.auth));
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return fetch(baseUrl + path, { ...init, headers, body });
+  };
 }
 
 export function basic(userPass: string): string {

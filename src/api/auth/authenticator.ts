@@ -4,7 +4,8 @@ import { dummySecretHash, sha256, verifySecret } from '../../core/secrets.js';
 import type { Directory, DirectoryChange } from '../../directory/directory.js';
 import type { Extension, TelcoUser } from '../../directory/model.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
-import { Lockout, UNKNOWN_PRINCIPAL } from './lockout.js';
+import type { SharedLockouts } from '../../core/shared-security.js';
+import { Lockout, lockoutKey, UNKNOWN_PRINCIPAL } from './lockout.js';
 import { accountOf } from './principals.js';
 import { parseBasic, principalIdOf } from './usernames.js';
 
@@ -43,6 +44,8 @@ interface RuntimeDeps {
   onReset(hook: () => void): void;
   /** Counts lock-outs for the operator's metrics. */
   telemetry?: Pick<Telemetry, 'lockouts'>;
+  /** In a cluster: failed logins counted over every node (docs/cluster.md). */
+  sharedLockouts?: SharedLockouts;
 }
 
 const CACHE_MAX = 50_000;
@@ -57,14 +60,16 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   const verify = opts.verify ?? verifySecret;
   // Made now, so that not even the first unknown user waits for it (one derivation, off the loop).
   dummySecretHash().catch(() => {});
-  const lockout = new Lockout(
-    () => ({
-      failures: config.lockoutFailures,
-      windowMs: config.lockoutWindowMs,
-      periodMs: config.lockoutPeriodMs,
-    }),
-    opts.now,
-  );
+  const rule = () => ({
+    failures: config.lockoutFailures,
+    windowMs: config.lockoutWindowMs,
+    periodMs: config.lockoutPeriodMs,
+  });
+  const now = opts.now ?? Date.now;
+  const lockout = new Lockout(rule, now);
+  const shared = runtime.sharedLockouts;
+  // A lock-out decided on any node also refuses credentials this node verified before.
+  shared?.onLocked((k, until) => lockout.lockUntil(k, until));
   /** Verified credentials by digest, and the digests of each principal (to drop them). */
   const cache = new Map<string, Principal>();
   const byPrincipal = new Map<string, Set<string>>();
@@ -106,6 +111,7 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   const clear = () => {
     lockout.clear();
     forgetAll();
+    shared?.clear().catch(() => {});
   };
   runtime.onReset(clear);
 
@@ -121,6 +127,26 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
     const left = lockout.lockedFor(principalId, ip);
     if (left > 0) throw locked(left);
   };
+
+  /** Milliseconds left of a lock-out the shared database knows of (a cluster), or 0. */
+  async function lockedOnAnyNode(principalId: string, ip: string): Promise<number> {
+    const k = lockoutKey(principalId, ip);
+    const until = await shared!.lockedUntil(k, now());
+    if (until) lockout.lockUntil(k, until);
+    return until ? until - now() : 0;
+  }
+  async function refuseIfLockedOnAnyNode(principalId: string, ip: string): Promise<void> {
+    const left = await lockedOnAnyNode(principalId, ip);
+    if (left > 0) throw locked(left);
+  }
+  /** Counts a failure over every node; the lock-out length when it locks the pair now. */
+  async function failOnEveryNode(principalId: string, ip: string): Promise<number> {
+    const k = lockoutKey(principalId, ip);
+    const until = await shared!.fail(k, now(), rule());
+    if (!until) return 0;
+    lockout.lockUntil(k, until);
+    return until - now();
+  }
 
   /** Runs `work` after the previous work of the same key has settled. */
   function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -145,8 +171,9 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   function verifyCredentials(username: string, secret: string, ip: string, cacheKey: string) {
     const account = accountOf(directory, username);
     const id = account?.principal.id ?? UNKNOWN_PRINCIPAL;
-    return serially(`${id}\u0000${ip}`, async (): Promise<Principal> => {
+    return serially(lockoutKey(id, ip), async (): Promise<Principal> => {
       refuseIfLocked(id, ip);
+      if (shared) await refuseIfLockedOnAnyNode(id, ip);
       const known = cache.get(cacheKey);
       if (known) return known;
       derivations++;
@@ -160,9 +187,12 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       }
       // Once an address is locked for unknown users, every failure from it answers as locked,
       // so whether a username exists cannot be learnt from the answers either.
-      const failedNow = lockout.fail(id, ip);
+      const failedNow = shared ? await failOnEveryNode(id, ip) : lockout.fail(id, ip);
       if (failedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
-      const lockedNow = failedNow || lockout.lockedFor(UNKNOWN_PRINCIPAL, ip);
+      const lockedNow =
+        failedNow ||
+        lockout.lockedFor(UNKNOWN_PRINCIPAL, ip) ||
+        (shared ? await lockedOnAnyNode(UNKNOWN_PRINCIPAL, ip) : 0);
       if (lockedNow > 0) throw locked(lockedNow);
       throw new UnauthorizedError();
     });

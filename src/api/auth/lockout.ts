@@ -56,6 +56,14 @@ export class Lockout {
     return e.lockedUntil ? periodMs : 0;
   }
 
+  /** Locks a key (`lockoutKey`) until `until`: a lock-out another node decided (docs/cluster.md). */
+  lockUntil(k: string, until: number): void {
+    const e = this.entries.get(k) ?? { failures: [] };
+    if ((e.lockedUntil ?? 0) >= until) return;
+    e.lockedUntil = until;
+    this.entries.set(k, e);
+  }
+
   clear(): void {
     this.entries.clear();
   }
@@ -73,4 +81,6 @@ export class Lockout {
 /** The lock-out principal of failed logins whose username names no one who may log in. */
 export const UNKNOWN_PRINCIPAL = 'unknown';
 
-const key = (principalId: string, ip: string) => `${principalId}\u0000${ip}`;
+/** The key of one (principal, client address) pair. */
+export const lockoutKey = (principalId: string, ip: string) => `${principalId}\u0000${ip}`;
+const key = lockoutKey;

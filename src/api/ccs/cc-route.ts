@@ -127,6 +127,8 @@ const adapterOf = (runtime: CcRuntime) => {
 function ccAdapter(runtime: CcRuntime): RouteAdapter<AnyCcRoute, AnyCcInput, unknown> {
   return {
     document: CC_DOCUMENT,
+    placement: runtime.placement,
+    place: (req, params) => placeOf(runtime, req, params),
     admit(req, def) {
       const quirk = def.badRequestBody ?? 'normal';
       if (quirk === 'successTrue' || (typeof quirk === 'object' && quirk.successTrueFor(req.body))) {
@@ -149,6 +151,19 @@ function ccAdapter(runtime: CcRuntime): RouteAdapter<AnyCcRoute, AnyCcInput, unk
         query,
       }) as AnyCcInput,
   };
+}
+
+/**
+ * The tenant a contact-center request concerns (route-core/placement.ts): the one its path names
+ * when the caller may reach it, else the caller's own. A telco user's request without a tenant in
+ * its path (and the token grant, which has no caller yet) runs here.
+ */
+function placeOf(runtime: CcRuntime, req: FastifyRequest, params: Record<string, string>) {
+  const p = req.ccPrincipal;
+  if (!p) return undefined;
+  if (params.tenant === undefined) return p.tenantId;
+  const t = runtime.directory.tenantByCcUuid(params.tenant);
+  return t && (p.authority === 'telco' || p.tenantId === t.tenantId) ? t.tenantId : undefined;
 }
 
 /** Query parameters with an empty value count as absent. */

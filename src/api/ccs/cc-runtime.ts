@@ -9,6 +9,7 @@ import type { Authenticator } from '../auth/index.js';
 import type { Continuity } from '../continuity/index.js';
 import type { Limits } from '../limits/index.js';
 import type { PlatformEvents } from '../platform-events.js';
+import type { Placement } from '../route-core/placement.js';
 import type { ApiDocs } from '../schema/registry.js';
 import type { TrafficObserver } from '../transport/traffic.js';
 
@@ -38,4 +39,6 @@ export interface CcRuntime {
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
+  placement?: Placement;
 }

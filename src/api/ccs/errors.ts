@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDomainError } from '../../core/errors.js';
+import { isDomainError, UNAVAILABLE_RETRY_S } from '../../core/errors.js';
 import { LockedOutError } from '../auth/index.js';
 import { isBodyTooLarge } from '../limits/index.js';
 
@@ -48,6 +48,10 @@ export function ccErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fa
   if (err instanceof LockedOutError) {
     reply.header('retry-after', String(err.retryAfterSeconds));
     return sendCcError(req, reply, 403, 'Locked Out');
+  }
+  if (isDomainError(err) && err.kind === 'unavailable') {
+    reply.header('retry-after', String(UNAVAILABLE_RETRY_S));
+    return reply.code(503).send({ success: false, reason: 'Service Unavailable' });
   }
   if (isDomainError(err)) {
     const status = KIND_STATUS[err.kind as keyof typeof KIND_STATUS];

@@ -150,7 +150,10 @@ export function eventSocket(
           return;
         }
         if (resume !== null && resume !== true) takeOver(resume.session, principal);
-        if (limits.sockets.refusal(client)) {
+        const refusal = await limits.sockets.check(client);
+        // Closed while the other nodes were asked: its close already ran, so it must take no slot.
+        if (socket.readyState !== socket.OPEN) return;
+        if (refusal) {
           send({ response: 'connect', success: false, reason: 'Too many connections' });
           socket.close(TRY_AGAIN_LATER, 'too many connections');
           return;

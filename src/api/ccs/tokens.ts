@@ -73,7 +73,7 @@ export class TokenService {
     await this.revoking;
     const t = await this.store.get(hash);
     if (t?.kind !== 'refresh' || t.expiresAt <= this.now()) return null;
-    await this.store.remove(hash);
+    if (!(await this.store.remove(hash))) return null;
     return { subject: t.subject };
   }
 

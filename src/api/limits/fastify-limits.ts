@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUpgrade } from '../transport/websockets.js';
 import { BusyError, RequestLimiter } from './request-limiter.js';
+import type { SharedSocketClaims } from '../../core/shared-security.js';
 import { SocketRegistry } from './socket-registry.js';
 
 /** The settings the limits read (from the server's configuration, read again at every check). */
@@ -37,7 +38,10 @@ export const clientOf = (api: 'voice' | 'cc', principalId: string, ip: string): 
 const shared = new WeakMap<object, Limits>();
 
 /** The one limits layer of a runtime: both APIs draw from the same global caps. */
-export function limitsFor(runtime: { config: LimitsConfig }): Limits {
+export function limitsFor(runtime: {
+  config: LimitsConfig;
+  sharedSocketClaims?: SharedSocketClaims;
+}): Limits {
   let l = shared.get(runtime);
   if (!l) {
     const c = runtime.config;
@@ -52,7 +56,10 @@ export function limitsFor(runtime: { config: LimitsConfig }): Limits {
         perClient: c.limitAnonymousPerIp,
         busyDelayMs: c.busyDelayMs,
       })),
-      sockets: new SocketRegistry(() => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs })),
+      sockets: new SocketRegistry(
+        () => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs }),
+        runtime.sharedSocketClaims,
+      ),
       pendingSockets: new SocketRegistry(() => ({
         max: c.wsPendingMax,
         perClient: c.wsPendingPerIp,

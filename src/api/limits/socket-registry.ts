@@ -9,7 +9,12 @@ export interface SocketLimits {
   idleMs: number;
 }
 
+import type { SharedSocketClaims } from '../../core/shared-security.js';
+
 export type AdmissionRefusal = 'global' | 'client';
+
+/** A claim taken by `check` and not yet admitted is given back after this long. */
+const RESERVATION_MS = 30_000;
 
 export interface SocketSlot {
   /** Traffic in either direction: postpones the idle close. */
@@ -21,8 +26,46 @@ export interface SocketSlot {
 export class SocketRegistry {
   private total = 0;
   private readonly perClient = new Map<string, number>();
+  /** Cluster claims taken by `check`, per client, waiting for their socket's `admit`. */
+  private readonly reserved = new Map<string, { claim: string; timer: NodeJS.Timeout }[]>();
 
-  constructor(private readonly limits: () => SocketLimits) {}
+  /** `shared`: in a cluster, the client's sockets on every node count (docs/cluster.md). */
+  constructor(
+    private readonly limits: () => SocketLimits,
+    private readonly shared?: SharedSocketClaims,
+  ) {}
+
+  /**
+   * `refusal`, and in a cluster the client's sockets on the other nodes too: a slot found free
+   * there is claimed for this client's next `admit`.
+   */
+  async check(client: string): Promise<AdmissionRefusal | null> {
+    const local = this.refusal(client);
+    if (local || !this.shared) return local;
+    const claim = await this.shared.claim(client, this.limits().perClient);
+    if (!claim) return 'client';
+    const waiting = this.reserved.get(client) ?? [];
+    const timer = setTimeout(() => {
+      const i = waiting.findIndex((r) => r.claim === claim);
+      if (i < 0) return;
+      waiting.splice(i, 1);
+      if (waiting.length === 0) this.reserved.delete(client);
+      this.shared?.free(claim);
+    }, RESERVATION_MS);
+    timer.unref?.();
+    waiting.push({ claim, timer });
+    this.reserved.set(client, waiting);
+    return null;
+  }
+
+  private takeReservation(client: string): string | undefined {
+    const waiting = this.reserved.get(client);
+    const r = waiting?.shift();
+    if (!r) return undefined;
+    if (waiting!.length === 0) this.reserved.delete(client);
+    clearTimeout(r.timer);
+    return r.claim;
+  }
 
   /** Why a new socket of `client` would be refused now, or null when it may open. */
   refusal(client: string): AdmissionRefusal | null {
@@ -34,6 +77,7 @@ export class SocketRegistry {
 
   /** Takes a slot (call after `refusal` said null); `onIdle` runs when the socket idles out. */
   admit(client: string, onIdle: () => void): SocketSlot {
+    const claim = this.takeReservation(client);
     this.total++;
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     const { idleMs } = this.limits();
@@ -59,6 +103,7 @@ export class SocketRegistry {
         if (released) return;
         released = true;
         clearTimeout(timer);
+        if (claim) this.shared?.free(claim);
         this.total--;
         const n = (this.perClient.get(client) ?? 1) - 1;
         if (n > 0) this.perClient.set(client, n);

@@ -1,9 +1,10 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Principal } from '../../core/permissions.js';
 import { bounded } from '../schema/bounds.js';
 import type { HttpMethod, OperationDoc } from '../schema/openapi.js';
 import type { ApiDocs } from '../schema/registry.js';
+import { type Placement, type PlaceOf, type PlaceOfBody, placementHooks } from './placement.js';
 
 /**
  * The one way a route of any API runs: the voice registry, `ccRoute` and `simRoute` each turn
@@ -22,6 +23,10 @@ import type { ApiDocs } from '../schema/registry.js';
  * Commands of the switch run on the tenant's queue inside the switch (src/switch/tenant-queue.ts).
  * The handler here is not async and allocates nothing of its own: a synchronous answer skips the
  * promise, the awaited thenable reply and their microtask turns (seen in the request-path profile).
+ *
+ * In a cluster, step 0 comes first: a request that concerns a tenant another node owns is sent
+ * there whole and answered with that node's answer (placement.ts). A standalone server's routes
+ * have no such step at all.
  */
 
 /** Where a value that does not match its schema came from. */
@@ -42,6 +47,10 @@ export interface CoreRoute<D, I, O> {
   doc?: RouteDoc | undefined;
   /** Fastify route config (e.g. `mediaTypes`, schema/json-only.ts). */
   config?: Record<string, unknown> | undefined;
+  /** Step 0: the tenant the request concerns, instead of the adapter's rule. */
+  place?: PlaceOf | undefined;
+  /** Step 0 for a route that names its tenant only in the body. */
+  placeByBody?: PlaceOfBody | undefined;
   handle(input: I, req: FastifyRequest, reply: FastifyReply): O | Promise<O>;
 }
 
@@ -55,6 +64,10 @@ export type RouteDoc = Pick<
 export interface RouteAdapter<D, I, O, S = undefined> {
   /** The OpenAPI document the API's operations go into. */
   readonly document: string;
+  /** Set on a cluster node: where requests run (placement.ts). */
+  readonly placement?: Placement | undefined;
+  /** Step 0: the tenant a request concerns, from its principal and path (undefined: here). */
+  place?: PlaceOf;
   /** Step 1: throws the API's 401 or 403. Undefined when the handler reads the caller itself. */
   admit(req: FastifyRequest, def: D): Principal | undefined;
   /** Steps 2, 4, 5: throws the API's 400 when `value` does not match `schema`. */
@@ -96,31 +109,37 @@ export function addRoute<D, I, O, S>(
   const bodySchema = route.body;
   const querySchema = route.query;
   const render = adapter.render;
+  const handler: RouteHandlerMethod = (req, reply) => {
+    const principal = adapter.admit(req, def);
+    const params = (req.params ?? {}) as Record<string, string>;
+    if (paramsSchema) adapter.check(paramsSchema, params, 'params', def);
+    const scope = adapter.scope ? adapter.scope(principal, params) : (undefined as S);
+    let body: unknown;
+    if (bodySchema) {
+      body = adapter.bodyOf ? adapter.bodyOf(req.body, bodyRequired) : req.body;
+      if (body !== undefined || bodyRequired) adapter.check(bodySchema, body ?? {}, 'body', def);
+    }
+    let query: unknown;
+    if (querySchema) {
+      query = adapter.queryOf(req, querySchema);
+      if (query !== undefined) adapter.check(querySchema, query, 'query', def);
+    }
+    const input = adapter.input(req, principal, params, scope, body, query);
+    const outcome = route.handle(input, req, reply);
+    if (!render) return outcome;
+    if (outcome instanceof Promise) return outcome.then((o) => void render(reply, o, input, def));
+    render(reply, outcome, input, def);
+  };
+  const place = route.place ?? adapter.place;
+  const placed =
+    adapter.placement && (place || route.placeByBody)
+      ? placementHooks(adapter.placement, place, route.placeByBody, handler)
+      : undefined;
   app.route({
     method: route.method,
     url: route.url,
     ...(route.config ? { config: route.config } : {}),
-    handler: (req, reply) => {
-      const principal = adapter.admit(req, def);
-      const params = (req.params ?? {}) as Record<string, string>;
-      if (paramsSchema) adapter.check(paramsSchema, params, 'params', def);
-      const scope = adapter.scope ? adapter.scope(principal, params) : (undefined as S);
-      let body: unknown;
-      if (bodySchema) {
-        body = adapter.bodyOf ? adapter.bodyOf(req.body, bodyRequired) : req.body;
-        if (body !== undefined || bodyRequired) adapter.check(bodySchema, body ?? {}, 'body', def);
-      }
-      let query: unknown;
-      if (querySchema) {
-        query = adapter.queryOf(req, querySchema);
-        if (query !== undefined) adapter.check(querySchema, query, 'query', def);
-      }
-      const input = adapter.input(req, principal, params, scope, body, query);
-      const outcome = route.handle(input, req, reply);
-      if (!render) return outcome;
-      if (outcome instanceof Promise) return outcome.then((o) => void render(reply, o, input, def));
-      render(reply, outcome, input, def);
-    },
+    ...(placed ? placed : { handler }),
   });
 }
 

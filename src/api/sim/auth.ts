@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../core/errors.js';
 import type { Principal } from '../../core/permissions.js';
-import { type Authenticator, parseBasic, UnauthorizedError } from '../auth/index.js';
+import { type Authenticator, isTelcoAdmin, parseBasic, UnauthorizedError } from '../auth/index.js';
 import { notePrincipal } from '../auth/request-principal.js';
 
 /**
@@ -23,7 +23,5 @@ export function requireTelcoAdmin(app: FastifyInstance, auth: Authenticator): vo
 }
 
 export function mayDriveSimulator(p: Principal): boolean {
-  return (
-    p.authority === 'telco' && (p.telcoPermissions.includes('SM') || p.telcoPermissions.includes('TBAM'))
-  );
+  return isTelcoAdmin(p);
 }

@@ -72,7 +72,8 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
           'The clock can be advanced only in virtual mode (--clock virtual)',
         );
       }
-      runtime.clock.advance(body.ms);
+      if (runtime.advanceClock) await runtime.advanceClock(body.ms);
+      else runtime.clock.advance(body.ms);
       return clock();
     },
   });

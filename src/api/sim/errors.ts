@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { DomainError, type ErrorKind } from '../../core/errors.js';
+import { DomainError, type ErrorKind, UNAVAILABLE_RETRY_S } from '../../core/errors.js';
 import { LockedOutError } from '../auth/index.js';
 
 /** Status of each domain error kind in the simulator API. */
@@ -22,6 +22,7 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 export function sendDomainError(reply: FastifyReply, e: DomainError): FastifyReply {
   if (e.kind === 'unauthorized') reply.header('www-authenticate', WWW_AUTHENTICATE);
   if (e instanceof LockedOutError) reply.header('retry-after', String(e.retryAfterSeconds));
+  else if (e.kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_S));
   return sendError(reply, STATUS[e.kind], e.code, e.message);
 }
 

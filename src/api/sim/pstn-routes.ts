@@ -41,6 +41,11 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
       '400': refusal('`INVALID_BODY`, `MISSING_FROM`, `MISSING_TO`, `INVALID_<FIELD>`, `INVALID_NUMBER`.'),
       '404': refusal('`NUMBER_NOT_FOUND`: `to` is no DID of any tenant.'),
     },
+    // The tenant whose DID is dialed runs the call.
+    placeByBody: (body) => {
+      const to = (body as { to?: unknown } | null)?.to;
+      return typeof to === 'string' ? runtime.directory.didByNumber(to)?.tenantId : undefined;
+    },
     handler: async ({ body }, req, reply) => {
       const { pstnCallId } = sw.pstnCall(body);
       return reply

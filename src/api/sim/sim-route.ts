@@ -6,6 +6,7 @@ import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
 import { addRoute, type CoreRoute, type RouteAdapter } from '../route-core/route-core.js';
+import type { PlaceOfBody } from '../route-core/placement.js';
 import { SimErrorSchema } from './sim-schemas.js';
 
 type Params<P> = P extends TObject ? Static<P> : Record<string, string>;
@@ -25,6 +26,8 @@ export interface SimRoute<P extends TObject | undefined, B extends TSchema | und
   bodyRequired?: boolean;
   /** The answers besides the refusals every route shares (401, 403, other 4XX, 5XX). */
   responses: Record<string, ResponseDoc>;
+  /** In a cluster: the tenant the body names, for a route whose path names none (placement.ts). */
+  placeByBody?: PlaceOfBody;
   handler(
     input: { params: Params<P>; body: Body<B> },
     req: FastifyRequest,
@@ -69,13 +72,14 @@ export function simRoute<
   P extends TObject | undefined = undefined,
   B extends TSchema | undefined = undefined,
 >(app: FastifyInstance, runtime: SimRuntime, route: SimRoute<P, B>): void {
-  addRoute(app, runtime.docs, SIM_ADAPTER, {
+  addRoute(app, runtime.docs, adapterOf(runtime), {
     method: route.method,
     url: route.url,
     def: undefined,
     params: route.params,
     body: route.body,
     bodyRequired: route.bodyRequired ?? true,
+    placeByBody: route.placeByBody,
     doc: { ...route, tags: [route.tag], responses: { ...route.responses, ...SHARED_RESPONSES } },
     handle: route.handler as CoreRoute<undefined, SimInput, unknown>['handle'],
   });
@@ -91,6 +95,31 @@ const SIM_ADAPTER: RouteAdapter<undefined, SimInput, unknown> = {
   queryOf: () => undefined,
   input: (_req, _principal, params, _scope, body) => ({ params, body }),
 };
+
+const adapters = new WeakMap<SimRuntime, RouteAdapter<undefined, SimInput, unknown>>();
+/** A cluster node's adapter also places requests: a phone's on its tenant's owner. */
+function adapterOf(runtime: SimRuntime): RouteAdapter<undefined, SimInput, unknown> {
+  if (!runtime.placement) return SIM_ADAPTER;
+  let adapter = adapters.get(runtime);
+  if (!adapter) {
+    const { directory } = runtime;
+    adapter = {
+      ...SIM_ADAPTER,
+      placement: runtime.placement,
+      place: (_req, params) => placeOf(directory, params),
+    };
+    adapters.set(runtime, adapter);
+  }
+  return adapter;
+}
+
+/** The tenant of the phone or the tenant a simulator path names; undefined: here. */
+function placeOf(directory: SimRuntime['directory'], params: Record<string, string>): number | undefined {
+  if (params.deviceId !== undefined) return directory.device(params.deviceId)?.tenantId;
+  if (params.tenantId === undefined || !/^\d+$/.test(params.tenantId)) return undefined;
+  const tenantId = Number(params.tenantId);
+  return directory.tenant(tenantId) ? tenantId : undefined;
+}
 
 function objectBody(body: unknown, required: boolean): object {
   if (body === undefined || body === null) {

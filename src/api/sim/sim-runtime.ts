@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Switch } from '../../switch/switch.js';
 import type { Authenticator } from '../auth/index.js';
+import type { Placement } from '../route-core/placement.js';
 import type { ApiDocs } from '../schema/registry.js';
 
 /**
@@ -18,6 +19,10 @@ export interface SimRuntime {
   auth: Authenticator;
   /** The operator's body cap. */
   config: { bodyLimitBytes: number };
-  /** Back to the demo world. */
+  /** Back to the demo world (a cluster node's: every node's). */
   resetToDemo(): Promise<void>;
+  /** A cluster node's: moves every node's virtual clock (docs/cluster.md § Clock). */
+  advanceClock?(ms: number): Promise<void>;
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
+  placement?: Placement;
 }

@@ -32,7 +32,12 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   runtime.docs.defineOpenApi(VOICE_OPENAPI);
   const continuity = await runtime.continuity;
   continuity.journal.addRenderer(voiceJournalRenderer(runtime.directory));
-  const sockets = new VoiceSockets(new SubscriptionIndex(), runtime.directory, continuity.sessions);
+  const sockets = new VoiceSockets(
+    new SubscriptionIndex(),
+    runtime.directory,
+    continuity.sessions,
+    runtime.placement,
+  );
   const stopFanout = startFanout(
     runtime.events,
     sockets.index,

@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/index.js';
 import type { Continuity } from '../continuity/index.js';
 import type { Limits } from '../limits/index.js';
 import type { PlatformEvents } from '../platform-events.js';
+import type { Placement } from '../route-core/placement.js';
 import type { ApiDocs } from '../schema/registry.js';
 import type { TrafficObserver } from '../transport/traffic.js';
 import type { VoiceSwitch } from './switch-port.js';
@@ -44,4 +45,6 @@ export interface VoiceRuntime {
   telemetry: Telemetry;
   /** Sees every socket frame when set (the contract tests). */
   traffic?: TrafficObserver;
+  /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
+  placement?: Placement;
 }

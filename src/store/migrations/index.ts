@@ -131,6 +131,45 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  // Cluster mode (docs/cluster.md). Times are epoch milliseconds of the database's clock.
+  '0005_cluster': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('cluster_nodes')
+        .addColumn('node_id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('url', 'text')
+        .addColumn('host', 'varchar(255)', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('slot', 'integer', (c) => c.notNull())
+        .addColumn('ttl_ms', 'integer', (c) => c.notNull())
+        .addColumn('eligible', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('tenant_leases')
+        .addColumn('tenant_id', 'integer', (c) => c.primaryKey())
+        .addColumn('owner_node', 'varchar(64)', (c) => c.notNull())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('granted_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('standalone_holder')
+        .addColumn('slot', 'varchar(16)', (c) => c.primaryKey())
+        .addColumn('node_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('host', 'varchar(255)', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['standalone_holder', 'tenant_leases', 'cluster_nodes']) {
+        await db.schema.dropTable(t).ifExists().execute();
+      }
+    },
+  },
   /** Failover (docs/cluster.md): live calls, queued calls among them, and agent states, durable. */
   '0006_live_calls': {
     async up(db: Kysely<unknown>) {
@@ -161,6 +200,31 @@ const migrations: Record<string, Migration> = {
       for (const t of ['cc_agent_states', 'live_calls']) {
         await db.schema.dropTable(t).ifExists().execute();
       }
+    },
+  },
+  '0007_cluster_security': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('auth_failures')
+        .addColumn('lock_key', 'varchar(300)', (c) => c.primaryKey())
+        .addColumn('failures', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('socket_claims')
+        .addColumn('claim_id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('client_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('node_id', 'varchar(200)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('socket_claims_by_client')
+        .on('socket_claims')
+        .columns(['client_key', 'expires_at'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['socket_claims', 'auth_failures']) await db.schema.dropTable(t).ifExists().execute();
     },
   },
 };

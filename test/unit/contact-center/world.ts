@@ -11,6 +11,7 @@ import { FakeSwitch } from './fake-switch.js';
 
 const memoryStore = (): EntityStore => ({
   loadAll: async () => demoWorld(),
+  load: async () => [],
   upsert: async () => {},
   remove: async () => {},
   replaceAll: async () => {},

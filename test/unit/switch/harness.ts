@@ -16,6 +16,9 @@ export class MemoryStore implements EntityStore {
   async loadAll() {
     return [...this.rows.values()];
   }
+  async load(keys: readonly { kind: string; id: string }[]) {
+    return keys.flatMap((k) => this.rows.get(`${k.kind}/${k.id}`) ?? []);
+  }
   async upsert(e: StoredEntity) {
     this.rows.set(`${e.kind}/${e.id}`, e);
   }

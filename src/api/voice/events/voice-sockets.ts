@@ -3,6 +3,7 @@ import type { Principal } from '../../../core/permissions.js';
 import type { Directory } from '../../../directory/directory.js';
 import { identityOf, type ResumeSessions } from '../../continuity/index.js';
 import type { SocketSlot } from '../../limits/index.js';
+import type { Placement } from '../../route-core/placement.js';
 import type { AccountKind, ParkScope, SubscriptionIndex, SubscriptionSet } from './subscriptions.js';
 
 /** One open /api/ws connection and the subscription sets created on it. */
@@ -14,6 +15,8 @@ export interface VoiceSocket {
   sets: Map<string, SubscriptionSet>;
   /** Opened with `resume`: outlives its connection for the grace period (docs/events.md). */
   resumable?: boolean;
+  /** In a cluster: stops sending this socket's requests here (Placement.holdSocket). */
+  release?: () => void;
 }
 
 /** A resumable socket's sets as stored, to build them again on the socket that resumes it. */
@@ -36,10 +39,13 @@ export class VoiceSockets {
     readonly index: SubscriptionIndex,
     private readonly directory?: Directory,
     private readonly sessions?: ResumeSessions,
+    /** A cluster node's: requests on a socket's sets, made on any node, come to its holder. */
+    private readonly placement?: Placement,
   ) {}
 
   add(s: VoiceSocket): void {
     this.byId.set(s.id, s);
+    if (this.placement) s.release = this.placement.holdSocket(s.id);
   }
 
   /** The socket, only when `p` is its owner (others are told it does not exist). */
@@ -105,6 +111,7 @@ export class VoiceSockets {
     const s = this.byId.get(id);
     if (!s || (ws && s.ws !== ws)) return;
     this.byId.delete(id);
+    s.release?.();
     if (s.resumable) this.sessions?.detach(id, stateOf(s));
     for (const set of s.sets.values()) this.index.remove(set);
     s.sets.clear();

@@ -38,7 +38,7 @@ export function registerEventSocket(
         );
       // Resuming a socket the server still holds open (the drop not yet seen) takes it over.
       if (resume.kind === 'resume') sockets.takeOver(resume.id, principalOf(req));
-      const refusal = limits.sockets.refusal(clientKey(req));
+      const refusal = await limits.sockets.check(clientKey(req));
       if (refusal === 'global') {
         return sendProblem(
           reply,

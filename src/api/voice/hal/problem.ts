@@ -1,5 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import { DomainError, type ErrorKind, type ErrorParameter } from '../../../core/errors.js';
+import {
+  DomainError,
+  type ErrorKind,
+  type ErrorParameter,
+  UNAVAILABLE_RETRY_S,
+} from '../../../core/errors.js';
 import { LockedOutError } from '../../auth/index.js';
 
 /** RFC 9457 problem details of the voice API (DESIGN §3.2). */
@@ -73,6 +78,7 @@ export function sendProblem(
 export function sendDomainError(reply: FastifyReply, e: DomainError): FastifyReply {
   const headers: Record<string, string> = {};
   if (e instanceof LockedOutError) headers['retry-after'] = String(e.retryAfterSeconds);
+  else if (e.kind === 'unavailable') headers['retry-after'] = String(UNAVAILABLE_RETRY_S);
   return sendProblem(reply, problemOf(e), headers);
 }
 

@@ -8,6 +8,8 @@ import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
 import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
+import { requestPrincipal } from '../../auth/request-principal.js';
+import type { Target } from '../../route-core/placement.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
 import { PROBLEM_JSON, problem, sendProblem } from './problem.js';
 import { queryValues, rawQueryValues } from './query.js';
@@ -163,6 +165,8 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
   const { runtime } = deps;
   return {
     document: deps.openapi.document,
+    placement: runtime.placement,
+    place: (req, params) => placeOf(runtime, req, params),
     admit(req, { verb }) {
       const principal = deps.principalOf(req);
       if (!allows(principal, verb.rules))
@@ -201,6 +205,26 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
     },
     render: (reply, outcome, ctx, { ns }) => send(reply, outcome, ctx, ns),
   };
+}
+
+/**
+ * What a voice request concerns (route-core/placement.ts): a request on a WebSocket's
+ * subscription sets, that socket; else the tenant its path names when the requester may reach
+ * it, else the requester's own. An unscoped telco user's request without a tenant in its path
+ * runs here.
+ */
+function placeOf(
+  runtime: VoiceRuntime,
+  req: FastifyRequest,
+  params: Record<string, string>,
+): Target | undefined {
+  if (params.webSocketId !== undefined) return { socket: params.webSocketId };
+  const p = requestPrincipal(req);
+  if (!p) return undefined;
+  const raw = params.tenantId;
+  if (raw === undefined) return p.tenantId;
+  const tenantId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  return inTenant(p, tenantId) && runtime.directory.tenant(tenantId) ? tenantId : undefined;
 }
 
 /** The verb's operation: its own answers, and the problem+json answers 4XX and 503 of every operation. */

@@ -14,6 +14,7 @@ import { DEFAULTS } from '../../../../src/server/config.js';
 
 const memoryStore = (): EntityStore => ({
   loadAll: async () => demoWorld(),
+  load: async () => [],
   upsert: async () => {},
   remove: async () => {},
   replaceAll: async () => {},

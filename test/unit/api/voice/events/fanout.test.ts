@@ -13,6 +13,7 @@ import type { CallEvent } from '../../../../../src/switch/types.js';
 
 const directory = await Directory.load({
   loadAll: async () => demoWorld(),
+  load: async () => [],
   upsert: async () => {},
   remove: async () => {},
   replaceAll: async () => {},

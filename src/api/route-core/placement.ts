@@ -1,0 +1,143 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler, RouteHandlerMethod } from 'fastify';
+
+/**
+ * Where a request runs in a cluster (docs/cluster.md § Forwarding). A tenant's live state exists
+ * only on the node that owns the tenant, so a request that concerns a tenant this node does not
+ * own is sent whole (method, URL, headers, raw body, client address) to the owner, and answered
+ * with exactly the owner's status, headers and body. A request on a voice WebSocket's
+ * subscription sets goes, the same way, to the node that holds the socket. This is the port the
+ * route core sees; the NATS transport that implements it is src/cluster/forwarding.ts.
+ *
+ * A standalone server has no placement: the route core then adds no hook and no check at all.
+ *
+ * The decision is taken in a route-level `preParsing` hook: the scope's authentication has run
+ * (the principal is known), the path parameters are parsed, and the raw body has not been read
+ * yet, so a request that leaves is captured byte for byte. The body is still parsed here (a
+ * malformed one is refused here exactly as the owner would refuse it), then the route handler
+ * sends the request instead of running it.
+ */
+export interface Placement {
+  /** A request another node sent here: it runs here whatever the ownership, never sent on again. */
+  isForwarded(req: FastifyRequest): boolean;
+  /** Whether this node runs the target's requests now (owns the tenant, holds the socket). */
+  runsHere(target: Target): boolean;
+  /**
+   * Runs the request where the target is and writes that node's answer to `reply`. Resolves
+   * false when the request is to run here after all (this node became the tenant's owner
+   * meanwhile; no node holds the socket); rejects with a 503 `unavailable` error when no node
+   * answers within the bounds.
+   */
+  forward(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    target: Target,
+    body: Buffer | undefined,
+  ): Promise<boolean>;
+  /** This node holds the voice socket `id`: its requests come here (until the returned release). */
+  holdSocket(id: string): () => void;
+}
+
+/** What a request concerns: a tenant (by id), or a voice WebSocket (by webSocketId). */
+export type Target = number | { socket: string };
+
+/** What a request concerns, from its principal and path; undefined: nothing, it runs here. */
+export type PlaceOf = (req: FastifyRequest, params: Record<string, string>) => Target | undefined;
+/** The tenant a request concerns, from its parsed body (a route whose path names none). */
+export type PlaceOfBody = (body: unknown) => number | undefined;
+
+/** A request that may leave: its target when known before the body, and its raw bytes. */
+interface Leaving {
+  target: Target | undefined;
+  body: Buffer | undefined;
+}
+const LEAVING = Symbol('leaving');
+type Carrier = FastifyRequest & { [LEAVING]?: Leaving };
+
+/**
+ * The route-level hooks of a route that may run elsewhere: `preParsing` decides and captures,
+ * the handler forwards or runs `local`.
+ */
+export function placementHooks(
+  placement: Placement,
+  place: PlaceOf | undefined,
+  placeByBody: PlaceOfBody | undefined,
+  local: RouteHandlerMethod,
+): { preParsing: preParsingAsyncHookHandler; handler: RouteHandlerMethod } {
+  const preParsing: preParsingAsyncHookHandler = async (req, _reply, payload) => {
+    if (placement.isForwarded(req)) return payload;
+    let target: Target | undefined;
+    if (!placeByBody) {
+      target = place?.(req, req.params as Record<string, string>);
+      if (target === undefined || placement.runsHere(target)) return payload;
+    }
+    if (!hasBody(req)) {
+      (req as Carrier)[LEAVING] = { target, body: undefined };
+      return payload;
+    }
+    const limit = req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+    const read = await capture(payload, limit);
+    // Over the limit: the request stays, and is refused here as the owner would refuse it.
+    if (read.whole) (req as Carrier)[LEAVING] = { target, body: read.bytes };
+    return read.stream;
+  };
+  const handler: RouteHandlerMethod = function (req, reply) {
+    const leaving = (req as Carrier)[LEAVING];
+    if (leaving === undefined) return local.call(this, req, reply);
+    const target = leaving.target ?? placeByBody?.(req.body);
+    if (target === undefined || placement.runsHere(target)) return local.call(this, req, reply);
+    return placement
+      .forward(req, reply, target, leaving.body)
+      .then((answered) => (answered ? reply : local.call(this, req, reply)));
+  };
+  return { preParsing, handler };
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Reads the body up to `limit` bytes and gives back a stream of the same bytes for the parser.
+ * `whole` is false when the body is larger: the stream then carries the rest unread.
+ */
+function capture(
+  payload: Readable,
+  limit: number,
+): Promise<{ whole: boolean; bytes: Buffer; stream: Readable }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      payload.off('data', onData);
+      payload.off('end', onEnd);
+      payload.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= limit) return;
+      payload.pause();
+      stop();
+      const rest = new PassThrough();
+      for (const c of chunks) rest.write(c);
+      payload.pipe(rest);
+      resolve({ whole: false, bytes: Buffer.alloc(0), stream: rest });
+    };
+    const onEnd = () => {
+      stop();
+      const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      const stream = new PassThrough();
+      stream.end(bytes);
+      resolve({ whole: true, bytes, stream });
+    };
+    const onError = (e: Error) => {
+      stop();
+      reject(e);
+    };
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
+  });
+}

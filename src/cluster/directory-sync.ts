@@ -1,0 +1,110 @@
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import type { Directory, EntityKey } from '../directory/directory.js';
+
+/**
+ * Keeps every node's directory (an in-memory cache of the provisioned world, loaded at start)
+ * the same as the database (docs/cluster.md § Directory). After a node writes records, it
+ * publishes their keys on `<prefix>.dir` (or "all" after a whole-world replace); every other
+ * node reads those records again from the database and applies them without writing, so its
+ * listeners (the switch, the credential caches, token revocation) hear the change as from a
+ * local write. Only keys travel: the database stays the one source of the records.
+ *
+ * The writer waits, before its write resolves, until every other node has applied it (or
+ * `ackTimeoutMs` has passed: a node that went away is not waited for long). A client that wrote
+ * through one node therefore reads its write, and logs in with a new PIN, on any node next.
+ * `clusterSize` says how many nodes to wait for; without it the writer does not wait.
+ */
+export interface DirectorySyncOptions {
+  nats: NatsConnection;
+  /** `sb.<clusterName>` */
+  prefix: string;
+  nodeId: string;
+  directory: Directory;
+  log: Logger;
+  /** The live nodes of the cluster, this one included. */
+  clusterSize?: () => number;
+  /** The longest a write waits for the other nodes (default 1 s). */
+  ackTimeoutMs?: number;
+}
+
+/** What travels: who wrote, and which records (or all of them). */
+interface DirectoryNews {
+  from: string;
+  written: readonly EntityKey[] | 'all';
+}
+
+export class DirectorySync {
+  private sub: Subscription | undefined;
+  /** Refreshes run one after the other, in the order their news arrived. */
+  private applying: Promise<void> = Promise.resolve();
+  private readonly subject: string;
+
+  constructor(private readonly opts: DirectorySyncOptions) {
+    this.subject = `${opts.prefix}.dir`;
+  }
+
+  start(): void {
+    this.sub = this.opts.nats.subscribe(this.subject, {
+      callback: (err, msg) => {
+        if (err) this.opts.log.error({ err }, 'directory sync subscription failed');
+        else this.hear(msg);
+      },
+    });
+    this.opts.directory.replicateWith((written) => this.tell(written));
+  }
+
+  /** Resolves once every piece of news heard so far is applied. */
+  settled(): Promise<void> {
+    return this.applying;
+  }
+
+  private hear(msg: Msg): void {
+    let news: DirectoryNews;
+    try {
+      news = msg.json<DirectoryNews>();
+    } catch (err) {
+      this.opts.log.error({ err }, 'unreadable directory news');
+      return;
+    }
+    if (news.from === this.opts.nodeId) return;
+    const { directory } = this.opts;
+    this.applying = this.applying
+      .then(() => (news.written === 'all' ? directory.reload() : directory.refresh(news.written)))
+      .catch((err: unknown) =>
+        this.opts.log.error({ err }, 'applying another node’s directory change failed'),
+      )
+      .then(() => {
+        if (msg.reply) msg.respond();
+      });
+  }
+
+  /** Tells the other nodes, and waits (bounded) until they have applied it. */
+  private async tell(written: readonly EntityKey[] | 'all'): Promise<void> {
+    const { nats, nodeId, clusterSize } = this.opts;
+    const data = JSON.stringify({ from: nodeId, written } satisfies DirectoryNews);
+    const others = (clusterSize?.() ?? 1) - 1;
+    try {
+      if (others <= 0) {
+        nats.publish(this.subject, data);
+        return;
+      }
+      const acks = await nats.requestMany(this.subject, data, {
+        strategy: 'count',
+        maxMessages: others,
+        maxWait: this.opts.ackTimeoutMs ?? 1000,
+      });
+      for await (const ack of acks) void ack;
+    } catch (err) {
+      // The write is in the database: a node that missed the news reads it at its next start.
+      this.opts.log.warn({ err }, 'telling the other nodes of a directory change failed');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.opts.directory.replicateWith(undefined);
+    const sub = this.sub;
+    this.sub = undefined;
+    if (sub && !sub.isClosed()) await sub.drain().catch(() => {});
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * Cluster membership on PostgreSQL leases (docs/cluster.md): which tenants this node runs.
+ *
+ * Every tick (a third of the lease TTL, sooner when a foreign lease is about to lapse) the node
+ * heartbeats its `cluster_nodes` row, renews its leases (only under the epochs it holds), reads
+ * the live nodes and every lease, and places each tenant on its preferred node by rendezvous
+ * hashing. It takes a tenant it is preferred for once the lease is free or lapsed, and hands over
+ * a tenant it is no longer preferred for only when the tenant is idle (no live call), so
+ * rebalancing never cuts a call. A lease it fails to renew, or whose TTL passes on its own
+ * clock before a renewal succeeded (the process was paused, the database is unreachable), is lost
+ * at once. Every gain and loss is announced, in order, through `onChange`.
+ */
+import type { Membership, OwnershipChange } from '../core/cluster.js';
+import type { NodeInfo, NodeRegistry } from '../store/cluster-nodes.js';
+import type { Lease, LeaseStore } from '../store/leases.js';
+import { preferredNode } from './rendezvous.js';
+
+type Listener = (change: OwnershipChange) => void | Promise<void>;
+
+export interface MembershipLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface LeaseMembershipOptions {
+  leases: LeaseStore;
+  nodes: NodeRegistry;
+  nodeId: string;
+  /** What this node's registry row says of it. */
+  url: string | null;
+  host: string;
+  pid: number;
+  ttlMs: number;
+  /** The tenants there are (the directory's); read every tick, so new tenants get placed. */
+  tenants: () => Iterable<number>;
+  /** Whether a tenant has nothing live on this node (no calls): only then is it handed over. */
+  isIdle: (tenantId: number) => boolean;
+  /** Whether this node may be given tenants now (its NATS connection is up). Default: yes. */
+  eligible?: () => boolean;
+  /** The node's call-id slot changed (it had been stopped so long that its row was reclaimed). */
+  onSlot?: (slot: number) => void;
+  /**
+   * This node took or gave up tenants (or left): the others may want to look now rather than at
+   * their next tick, to see the new owners (the composition broadcasts it on NATS).
+   */
+  onMoved?: () => void;
+  log: MembershipLog;
+}
+
+interface Held {
+  epoch: number;
+  /** performance.now() by which the lease has surely lapsed unless renewed since. */
+  deadline: number;
+}
+
+/** A tick after a foreign lease lapses, and again soon while a tenant has no owner. */
+const AFTER_LAPSE_MS = 50;
+const UNSETTLED_RECHECK_MS = 250;
+const UNSETTLED_RECHECKS = 8;
+
+export class LeaseMembership implements Membership {
+  readonly clustered = true;
+  readonly nodeId: string;
+  /** This node's call-id slot (0..15), known after join(). */
+  slot = -1;
+  private readonly held = new Map<number, Held>();
+  /** Other nodes' live leases at the last look: owner and local deadline. */
+  private readonly others = new Map<number, { owner: string; deadline: number }>();
+  private readonly listeners: Listener[] = [];
+  private announcing: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+  private watchdog?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+  private state: 'new' | 'running' | 'paused' | 'closed' = 'new';
+  private unsettledRechecks = 0;
+  /** A refresh came while a tick ran: look again right after it. */
+  private again = false;
+  /** This tick took or gave up a tenant: tell the others once it ends. */
+  private moved = false;
+  private liveNodes: string[] = [];
+
+  private url: string | null;
+
+  constructor(private readonly o: LeaseMembershipOptions) {
+    this.nodeId = o.nodeId;
+    this.url = o.url;
+  }
+
+  /** The URL shown for this node (GET /cluster), from the next heartbeat on. */
+  setUrl(url: string): void {
+    this.url = url;
+  }
+
+  // ---- the port --------------------------------------------------------------------------
+
+  owns(tenantId: number): boolean {
+    return this.held.has(tenantId);
+  }
+
+  ownerOf(tenantId: number): string | undefined {
+    if (this.held.has(tenantId)) return this.nodeId;
+    const o = this.others.get(tenantId);
+    return o && performance.now() < o.deadline ? o.owner : undefined;
+  }
+
+  epochOf(tenantId: number): number | undefined {
+    return this.held.get(tenantId)?.epoch;
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  // ---- life ------------------------------------------------------------------------------
+
+  /** Registers this node (its row and call-id slot). Before start(), so the slot is known early. */
+  async join(): Promise<number> {
+    this.slot = await this.o.nodes.register(this.registration());
+    return this.slot;
+  }
+
+  /** Takes part: the first placement now, then a tick every third of the TTL. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    if (this.slot < 0) await this.join();
+    this.state = 'running';
+    await this.runTick();
+  }
+
+  /** Looks again now (another node left or handed tenants over; a tenant was added). */
+  refresh(): void {
+    if (this.state !== 'running') return;
+    if (this.ticking) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** The tenants this node holds, with their epochs. */
+  holdings(): { tenantId: number; epoch: number }[] {
+    return [...this.held].map(([tenantId, h]) => ({ tenantId, epoch: h.epoch }));
+  }
+
+  /** The nodes alive at the last look (this one included while it heartbeats). */
+  aliveNodes(): readonly string[] {
+    return this.liveNodes;
+  }
+
+  /** Tests: stops the tick, as if the process stalled (the leases lapse; the watchdog still runs). */
+  pause(): void {
+    if (this.state !== 'running') return;
+    this.state = 'paused';
+    clearTimeout(this.timer);
+  }
+
+  resume(): void {
+    if (this.state !== 'paused') return;
+    this.state = 'running';
+    this.schedule(0);
+  }
+
+  /** Leaves: every tenant is announced lost, its lease released, the node row removed. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    const started = this.state !== 'new';
+    this.state = 'closed';
+    clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
+    await this.ticking;
+    const held = this.holdings();
+    for (const { tenantId, epoch } of held) this.lose(tenantId, epoch, 'node leaving');
+    await this.announcing;
+    try {
+      await this.o.leases.release(this.nodeId, held);
+      if (started || this.slot >= 0) await this.o.nodes.remove(this.nodeId);
+    } catch (err) {
+      this.o.log.warn({ err }, 'cluster: could not release leases on leaving (they lapse after the TTL)');
+    }
+    if (held.length) this.o.onMoved?.();
+  }
+
+  // ---- the tick --------------------------------------------------------------------------
+
+  /** A method, not a field read: the state changes across the tick's awaits. */
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.runTick(), ms);
+    this.timer.unref?.();
+  }
+
+  private runTick(): Promise<void> {
+    if (this.ticking) return this.ticking;
+    this.ticking = (async () => {
+      let next = this.o.ttlMs / 3;
+      try {
+        next = await this.tick();
+      } catch (err) {
+        this.o.log.warn({ err }, 'cluster: membership tick failed');
+        this.expireOverdue();
+      } finally {
+        this.ticking = undefined;
+      }
+      if (this.moved) this.o.onMoved?.();
+      this.moved = false;
+      if (this.again) next = 0;
+      this.again = false;
+      if (this.state === 'running') this.schedule(next);
+    })();
+    return this.ticking;
+  }
+
+  /** One look at the cluster; answers when to look next. */
+  private async tick(): Promise<number> {
+    this.expireOverdue();
+    const { o } = this;
+    const eligible = o.eligible?.() ?? true;
+    if (!(await o.nodes.heartbeat(this.nodeId, eligible, this.url))) await this.rejoin();
+    await this.renew();
+    if (this.isClosed()) return o.ttlMs / 3;
+
+    const { now: nodesNow, nodes } = await o.nodes.list();
+    const sentAt = performance.now();
+    const { now, leases } = await o.leases.list();
+    const byTenant = new Map(leases.map((l) => [l.tenantId, l]));
+    this.noteOthers(leases, now, sentAt);
+    const placement = placementOf(nodes);
+    this.liveNodes = nodes.filter((n) => n.alive).map((n) => n.nodeId);
+
+    const tenants = new Set(o.tenants());
+    let unowned = 0;
+    for (const t of tenants) {
+      if (this.isClosed()) break;
+      const preferred = preferredNode(t, placement);
+      if (this.held.has(t)) {
+        if (preferred !== this.nodeId && o.isIdle(t))
+          await this.handOver(t, `preferred owner is ${preferred}`);
+        continue;
+      }
+      const lease = byTenant.get(t);
+      const free = !lease || lease.expiresAt <= now;
+      if (free && preferred === this.nodeId) await this.acquire(t);
+      else if (free) unowned++;
+    }
+    for (const t of [...this.held.keys()]) {
+      if (!tenants.has(t) && o.isIdle(t)) await this.handOver(t, 'tenant removed');
+    }
+
+    let next = o.ttlMs / 3;
+    // Look again just after another node's heartbeat or lease lapses (a node died: take over).
+    for (const n of nodes) {
+      if (n.alive && n.nodeId !== this.nodeId)
+        next = Math.min(next, n.heartbeatAt + n.ttlMs - nodesNow + AFTER_LAPSE_MS);
+    }
+    for (const l of leases) {
+      if (l.owner !== this.nodeId && l.expiresAt > now)
+        next = Math.min(next, l.expiresAt - now + AFTER_LAPSE_MS);
+    }
+    if (unowned > 0 && this.unsettledRechecks < UNSETTLED_RECHECKS) {
+      this.unsettledRechecks++;
+      next = Math.min(next, UNSETTLED_RECHECK_MS);
+    } else if (unowned === 0) {
+      this.unsettledRechecks = 0;
+    }
+    return Math.max(next, 10);
+  }
+
+  private async rejoin(): Promise<void> {
+    const slot = await this.o.nodes.register(this.registration());
+    this.o.log.warn({ slot, previous: this.slot }, 'cluster: node row was gone; registered again');
+    if (slot !== this.slot) {
+      this.slot = slot;
+      this.o.onSlot?.(slot);
+    }
+  }
+
+  private async renew(): Promise<void> {
+    const held = this.holdings();
+    if (!held.length) return;
+    const sentAt = performance.now();
+    const { renewed } = await this.o.leases.renew(this.nodeId, held, this.o.ttlMs);
+    for (const { tenantId, epoch } of held) {
+      const h = this.held.get(tenantId);
+      if (!h || h.epoch !== epoch) continue;
+      if (renewed.has(tenantId)) h.deadline = sentAt + this.o.ttlMs;
+      else this.lose(tenantId, epoch, 'renewal refused');
+    }
+    this.armWatchdog();
+  }
+
+  private async acquire(tenantId: number): Promise<void> {
+    const sentAt = performance.now();
+    const r = await this.o.leases.acquire(tenantId, this.nodeId, this.o.ttlMs);
+    if (!r.acquired || this.isClosed()) {
+      if (r.acquired) await this.o.leases.release(this.nodeId, [{ tenantId, epoch: r.epoch }]);
+      return;
+    }
+    this.held.set(tenantId, { epoch: r.epoch, deadline: sentAt + this.o.ttlMs });
+    this.others.delete(tenantId);
+    this.armWatchdog();
+    const previousOwner = r.previousOwner;
+    this.o.log.info({ tenantId, epoch: r.epoch, previousOwner }, 'cluster: tenant acquired');
+    this.announce({ tenantId, owned: true, epoch: r.epoch, ...(previousOwner ? { previousOwner } : {}) });
+    this.moved = true;
+  }
+
+  /** Gives an idle tenant to its preferred node: announced first, then released in the database. */
+  private async handOver(tenantId: number, why: string): Promise<void> {
+    const h = this.held.get(tenantId);
+    if (!h) return;
+    this.lose(tenantId, h.epoch, why);
+    await this.announcing;
+    await this.o.leases.release(this.nodeId, [{ tenantId, epoch: h.epoch }]);
+    this.moved = true;
+  }
+
+  /** This node no longer runs the tenant: owns() turns false at once, the listeners hear it next. */
+  private lose(tenantId: number, epoch: number, why: string): void {
+    if (this.held.get(tenantId)?.epoch !== epoch) return;
+    this.held.delete(tenantId);
+    const log = why === 'renewal refused' || why === 'lease lapsed' ? 'warn' : 'info';
+    this.o.log[log]({ tenantId, epoch, why }, 'cluster: tenant given up');
+    this.announce({ tenantId, owned: false, epoch });
+  }
+
+  /** Leases whose TTL passed on this node's clock without a renewal are lost, whatever the database says. */
+  private expireOverdue(): void {
+    const now = performance.now();
+    const overdue = [...this.held].filter(([, h]) => h.deadline <= now);
+    for (const [tenantId, h] of overdue) this.lose(tenantId, h.epoch, 'lease lapsed');
+    if (overdue.length) {
+      // Ended for good, so that the next grant (to anyone, this node too) gets a new epoch.
+      const ended = overdue.map(([tenantId, h]) => ({ tenantId, epoch: h.epoch }));
+      this.o.leases.release(this.nodeId, ended).catch(() => {});
+    }
+    this.armWatchdog();
+  }
+
+  private armWatchdog(): void {
+    clearTimeout(this.watchdog);
+    if (this.state === 'closed' || !this.held.size) return;
+    let first = Infinity;
+    for (const h of this.held.values()) first = Math.min(first, h.deadline);
+    this.watchdog = setTimeout(() => this.expireOverdue(), Math.max(0, first - performance.now()) + 1);
+    this.watchdog.unref?.();
+  }
+
+  private noteOthers(leases: readonly Lease[], now: number, readAt: number): void {
+    this.others.clear();
+    for (const l of leases) {
+      if (l.owner === this.nodeId || l.expiresAt <= now) continue;
+      this.others.set(l.tenantId, { owner: l.owner, deadline: readAt + (l.expiresAt - now) });
+    }
+  }
+
+  private announce(change: OwnershipChange): void {
+    this.announcing = this.announcing.then(async () => {
+      for (const l of [...this.listeners]) {
+        try {
+          await l(change);
+        } catch (err) {
+          this.o.log.error({ err, change }, 'cluster: ownership listener failed');
+        }
+      }
+    });
+  }
+
+  private registration() {
+    const { nodeId, host, pid, ttlMs } = this.o;
+    return { nodeId, url: this.url, host, pid, ttlMs };
+  }
+}
+
+/** The nodes tenants are placed on: the live, eligible ones; all live ones when none is eligible. */
+function placementOf(nodes: readonly NodeInfo[]): string[] {
+  const live = nodes.filter((n) => n.alive);
+  const eligible = live.filter((n) => n.eligible);
+  return (eligible.length ? eligible : live).map((n) => n.nodeId);
+}

@@ -1,0 +1,64 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { SqlSharedLockouts } from '../store/shared-lockouts.js';
+import { SqlSharedSocketClaims } from '../store/shared-socket-claims.js';
+import type { Db } from '../store/database.js';
+
+/**
+ * The security state of a cluster node (docs/cluster.md, "Security state"): failed logins and
+ * socket claims live in the shared database; every lock-out is announced on
+ * `<prefix>.sec.locked` so each node also refuses credentials it had verified and cached before.
+ */
+export interface ClusterSecurity {
+  lockouts: SqlSharedLockouts;
+  socketClaims: SqlSharedSocketClaims;
+  close(): Promise<void>;
+}
+
+export interface ClusterSecurityDeps {
+  db: Db;
+  nats: NatsConnection;
+  prefix: string;
+  nodeId: string;
+  /** Claims of a node that stops renewing them stop counting after this long (the lease TTL). */
+  ttlMs: number;
+  log: Logger;
+}
+
+export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity {
+  const { db, nats, prefix, nodeId, ttlMs, log } = deps;
+  const subject = `${prefix}.sec.locked`;
+  const lockouts = new SqlSharedLockouts(db, (key, until) => {
+    nats.publish(subject, JSON.stringify({ key, until }));
+  });
+  const sub = nats.subscribe(subject, {
+    callback: (err, msg) => {
+      if (err) return log.warn({ err }, 'lock-out announcements stopped');
+      try {
+        const { key, until } = msg.json<{ key: unknown; until: unknown }>();
+        if (typeof key === 'string' && typeof until === 'number') lockouts.heard(key, until);
+      } catch (e) {
+        log.warn({ err: e }, 'unreadable lock-out announcement');
+      }
+    },
+  });
+  const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, Date.now, (err) =>
+    log.warn({ err }, 'socket claim not freed (it expires)'),
+  );
+  const renew = setInterval(
+    () => {
+      socketClaims.renew().catch((err: unknown) => log.warn({ err }, 'socket claims not renewed'));
+    },
+    Math.max(100, Math.floor(ttlMs / 3)),
+  );
+  renew.unref();
+  return {
+    lockouts,
+    socketClaims,
+    async close() {
+      clearInterval(renew);
+      sub.unsubscribe();
+      await socketClaims.releaseAll().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Security state that must hold across the nodes of a cluster (docs/cluster.md, "Security state"):
+ * failed-login counts and lock-outs, and the sockets each client holds. A standalone server keeps
+ * both in memory and has none of these ports; a cluster node is given implementations backed by
+ * the shared database, with lock-outs also announced to every node so that a credential already
+ * verified (and cached) on another node is refused as soon as its principal is locked.
+ * Types only: no I/O.
+ */
+
+/** The lock-out rule, as configured. */
+export interface LockoutRule {
+  failures: number;
+  windowMs: number;
+  periodMs: number;
+}
+
+export interface SharedLockouts {
+  /** Until when the key (principal + client address) is locked, in ms of real time; 0: not locked. */
+  lockedUntil(key: string, now: number): Promise<number>;
+  /** Counts a failed login of the key on any node; answers until when it is locked now, or 0. */
+  fail(key: string, now: number, rule: LockoutRule): Promise<number>;
+  /** Hears lock-outs decided on any node (this one included). Returns the unsubscribe. */
+  onLocked(listener: (key: string, until: number) => void): () => void;
+  /** Forgets every count and lock-out (simulator reset). */
+  clear(): Promise<void>;
+}
+
+export interface SharedSocketClaims {
+  /**
+   * Takes one of the client's socket slots, counted over every node; null when the client's live
+   * claims already number `perClient`. The claim id is given back with `free`.
+   */
+  claim(client: string, perClient: number): Promise<string | null>;
+  free(claimId: string): void;
+}

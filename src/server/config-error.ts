@@ -1,0 +1,2 @@
+/** A bad flag or variable: the CLI prints its one-line message and exits 2. */
+export class ConfigError extends Error {}

@@ -1,0 +1,131 @@
+/**
+ * The cluster's node registry in PostgreSQL (docs/cluster.md): one row per node, kept fresh by
+ * its heartbeat. A node is alive while its last heartbeat is within its own lease TTL, by the
+ * database's clock. Each node also holds a slot 0..15, the node part of call ids
+ * (core/ids.ts), so two nodes never mint the same id; a slot stays reserved for a while after its
+ * node stops (ten TTLs), then a new node may take it and the old row goes.
+ */
+import { sql } from 'kysely';
+import { DB_NOW_MS, dbNow } from './leases.js';
+import type { Db } from './database.js';
+
+export const SLOTS = 16;
+/** A stopped node's slot (and row) is kept this many TTLs before another node may reuse it. */
+export const SLOT_HOLD_TTLS = 10;
+
+export interface NodeInfo {
+  nodeId: string;
+  url: string | null;
+  host: string;
+  pid: number;
+  slot: number;
+  ttlMs: number;
+  eligible: boolean;
+  /** Database-clock epoch milliseconds. */
+  startedAt: number;
+  heartbeatAt: number;
+  alive: boolean;
+}
+
+export interface NodeRegistration {
+  nodeId: string;
+  url: string | null;
+  host: string;
+  pid: number;
+  ttlMs: number;
+}
+
+/** A node cannot join: its id is a live node's, or every slot is taken. */
+export class NodeRefusedError extends Error {}
+
+interface Row {
+  node_id: string;
+  url: string | null;
+  host: string;
+  pid: number;
+  slot: number;
+  ttl_ms: number;
+  eligible: number;
+  started_at: number;
+  heartbeat_at: number;
+  now: number;
+}
+
+export class NodeRegistry {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Adds this node (or renews its row after it was gone) and answers its slot. It is not given
+   * tenants (`eligible` 0) until its first heartbeat says so, once it is ready to run them.
+   */
+  async register(n: NodeRegistration): Promise<number> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      // Registrations one at a time, so two nodes never pick the same slot.
+      await sql`lock table cluster_nodes in share row exclusive mode`.execute(trx);
+      const { rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(trx);
+      const now = rows.length ? Number(rows[0]!.now) : 0;
+      const same = rows.find((r) => r.node_id === n.nodeId);
+      if (same && isAlive(same) && !(same.host === n.host && same.pid === n.pid)) {
+        throw new NodeRefusedError(
+          `node id ${n.nodeId} is in use by a live node (pid ${same.pid} on ${same.host}); give each node its own --node-id`,
+        );
+      }
+      const held = (r: Row) =>
+        Number(r.heartbeat_at) + SLOT_HOLD_TTLS * Number(r.ttl_ms) > now && r.node_id !== n.nodeId;
+      const taken = new Set(rows.filter(held).map((r) => r.slot));
+      const slot = [...Array(SLOTS).keys()].find((s) => !taken.has(s));
+      if (slot === undefined) {
+        throw new NodeRefusedError(
+          `the cluster has ${SLOTS} nodes seen in the last ${SLOT_HOLD_TTLS} lease TTLs, the most it can hold`,
+        );
+      }
+      const gone = rows.filter((r) => !held(r)).map((r) => r.node_id);
+      if (gone.length) await trx.deleteFrom('cluster_nodes').where('node_id', 'in', gone).execute();
+      await sql`insert into cluster_nodes
+        (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
+        values (${n.nodeId}, ${n.url}, ${n.host}, ${n.pid}, ${slot}, ${n.ttlMs}, 0, ${DB_NOW_MS}, ${DB_NOW_MS})`.execute(
+        trx,
+      );
+      return slot;
+    });
+  }
+
+  /** Marks this node alive now. False: its row is gone (it was stopped that long), register again. */
+  async heartbeat(nodeId: string, eligible: boolean, url: string | null): Promise<boolean> {
+    const { rows } = await sql<{ slot: number }>`
+      update cluster_nodes set heartbeat_at = ${DB_NOW_MS}, eligible = ${eligible ? 1 : 0}, url = ${url}
+      where node_id = ${nodeId} returning slot`.execute(this.db.kysely);
+    return rows.length > 0;
+  }
+
+  /** Every registered node, alive or not, oldest first, with the database clock. */
+  async list(): Promise<{ now: number; nodes: NodeInfo[] }> {
+    const { rows } = await sql<Row>`
+      select *, ${DB_NOW_MS} as now from cluster_nodes order by started_at, node_id`.execute(this.db.kysely);
+    const now = rows.length ? Number(rows[0]!.now) : await dbNow(this.db.kysely);
+    return {
+      now,
+      nodes: rows.map((r) => ({
+        nodeId: r.node_id,
+        url: r.url,
+        host: r.host,
+        pid: r.pid,
+        slot: r.slot,
+        ttlMs: Number(r.ttl_ms),
+        eligible: r.eligible === 1,
+        startedAt: Number(r.started_at),
+        heartbeatAt: Number(r.heartbeat_at),
+        alive: isAlive(r),
+      })),
+    };
+  }
+
+  /** A node leaving for good: its row goes, so the others stop counting it at once. */
+  async remove(nodeId: string): Promise<void> {
+    await this.db.kysely.deleteFrom('cluster_nodes').where('node_id', '=', nodeId).execute();
+  }
+}
+
+function isAlive(r: Row): boolean {
+  return Number(r.heartbeat_at) + Number(r.ttl_ms) > Number(r.now);
+}

@@ -1,0 +1,69 @@
+import { sha256 } from '../core/secrets.js';
+import type { LockoutRule, SharedLockouts } from '../core/shared-security.js';
+import type { Db } from './database.js';
+
+/**
+ * Failed logins counted in the shared database (`auth_failures`), so that failures spread over the
+ * nodes of a cluster add up. Each count is a row locked for the update (`FOR UPDATE` on
+ * PostgreSQL, the one database a cluster runs on), keyed by a digest of the key (it holds NULs). Lock-outs decided here are also announced
+ * through `announce`, which a node's cluster wiring sends to every node (and back to `heard`).
+ */
+export class SqlSharedLockouts implements SharedLockouts {
+  private readonly listeners: ((key: string, until: number) => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly announce: (key: string, until: number) => void = (k, u) => this.heard(k, u),
+  ) {}
+
+  async lockedUntil(key: string, now: number): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('auth_failures')
+      .select('locked_until')
+      .where('lock_key', '=', sha256(key))
+      .executeTakeFirst();
+    const until = Number(row?.locked_until ?? 0);
+    return until > now ? until : 0;
+  }
+
+  async fail(key: string, now: number, rule: LockoutRule): Promise<number> {
+    const until = await this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('auth_failures').selectAll().where('lock_key', '=', sha256(key));
+      if (this.db.dialect === 'postgres') q = q.forUpdate();
+      const row = await q.executeTakeFirst();
+      const lockedUntil = Number(row?.locked_until ?? 0);
+      if (lockedUntil > now) return lockedUntil;
+      const failures = (row ? (JSON.parse(row.failures) as number[]) : []).filter(
+        (t) => now - t < rule.windowMs,
+      );
+      failures.push(now);
+      const locks = failures.length >= rule.failures;
+      const values = {
+        failures: JSON.stringify(locks ? [] : failures),
+        locked_until: locks ? now + rule.periodMs : 0,
+      };
+      await trx
+        .insertInto('auth_failures')
+        .values({ lock_key: sha256(key), ...values })
+        .onConflict((oc) => oc.column('lock_key').doUpdateSet(values))
+        .execute();
+      return values.locked_until;
+    });
+    if (until > now) this.announce(key, until);
+    return until > now ? until : 0;
+  }
+
+  /** A lock-out decided on some node (this one included). */
+  heard(key: string, until: number): void {
+    for (const l of this.listeners) l(key, until);
+  }
+
+  onLocked(listener: (key: string, until: number) => void): () => void {
+    this.listeners.push(listener);
+    return () => this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1);
+  }
+
+  async clear(): Promise<void> {
+    await this.db.kysely.deleteFrom('auth_failures').execute();
+  }
+}

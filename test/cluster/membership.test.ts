@@ -1,0 +1,208 @@
+/**
+ * Three lease memberships in this process on one PostgreSQL schema (no NATS, no servers): how
+ * tenants spread, move, and are fenced. TTL 1500 ms, so a tick every 500 ms.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { LeaseMembership } from '../../src/cluster/lease-membership.js';
+import { preferredNode } from '../../src/cluster/rendezvous.js';
+import { type OwnershipChange, StaleEpochError } from '../../src/core/cluster.js';
+import { NodeRegistry } from '../../src/store/cluster-nodes.js';
+import type { Db } from '../../src/store/database.js';
+import { assertEpoch } from '../../src/store/lease-fence.js';
+import { LeaseStore } from '../../src/store/leases.js';
+import { clusterEnv } from '../helpers/cluster.js';
+import { freshSchemaDb } from '../helpers/cluster-db.js';
+
+const env = await clusterEnv();
+const TTL = 1500;
+const TENANTS = Array.from({ length: 12 }, (_, i) => 3001 + i);
+const quiet = { info() {}, warn() {}, error() {} };
+
+interface Member {
+  m: LeaseMembership;
+  changes: OwnershipChange[];
+  busy: Set<number>;
+}
+
+async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('lease membership: three nodes on one database', { skip: env.skip }, () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  const members = new Map<string, Member>();
+  let tenants = [...TENANTS];
+
+  const add = async (id: string) => {
+    const busy = new Set<number>();
+    const changes: OwnershipChange[] = [];
+    const m = new LeaseMembership({
+      leases: new LeaseStore(db),
+      nodes: new NodeRegistry(db),
+      nodeId: id,
+      url: null,
+      host: 'test',
+      pid: process.pid,
+      ttlMs: TTL,
+      tenants: () => tenants,
+      isIdle: (t) => !busy.has(t),
+      log: quiet,
+    });
+    m.onChange((c) => void changes.push(c));
+    members.set(id, { m, changes, busy });
+    await m.start();
+    return members.get(id)!;
+  };
+  const alive = () => [...members.values()].filter((x) => x.m.aliveNodes().includes(x.m.nodeId));
+  /** Each tenant owned by exactly its preferred node among `nodes`, seen by every membership. */
+  const settledOn = (nodes: string[]) => () =>
+    tenants.every((t) => {
+      const owners = [...members.values()].filter((x) => x.m.owns(t)).map((x) => x.m.nodeId);
+      return owners.length === 1 && owners[0] === preferredNode(t, nodes);
+    });
+
+  before(async () => {
+    ({ db, drop } = await freshSchemaDb());
+  });
+  after(async () => {
+    for (const x of members.values()) await x.m.close().catch(() => {});
+    await drop?.();
+  });
+
+  it('a lone node takes every tenant under epoch 1', async () => {
+    const a = await add('a');
+    assert.deepEqual(
+      tenants.filter((t) => a.m.owns(t)),
+      tenants,
+    );
+    assert.deepEqual(
+      a.changes.map((c) => [c.tenantId, c.owned, c.epoch, c.previousOwner]),
+      tenants.map((t) => [t, true, 1, undefined]),
+    );
+  });
+
+  it('two more join: tenants spread over the three, none owned twice, handovers announced in order', async () => {
+    await add('b');
+    await add('c');
+    await waitFor('placement on a, b, c', settledOn(['a', 'b', 'c']), 8000);
+    for (const id of ['a', 'b', 'c']) {
+      assert.ok(
+        tenants.some((t) => members.get(id)!.m.owns(t)),
+        `${id} owns at least one of ${tenants.length}`,
+      );
+    }
+    const { leases } = await new LeaseStore(db).list();
+    for (const t of tenants) {
+      const l = leases.find((x) => x.tenantId === t)!;
+      assert.equal(l.owner, preferredNode(t, ['a', 'b', 'c']));
+      assert.equal(members.get(l.owner)!.m.epochOf(t), l.epoch);
+    }
+    // What b gained came from a: announced with a as the previous owner, under epoch 2.
+    const b = members.get('b')!;
+    assert.ok(b.changes.length > 0);
+    for (const c of b.changes) assert.deepEqual([c.owned, c.epoch, c.previousOwner], [true, 2, 'a']);
+    // a announced each loss after the gain of the same tenant.
+    const a = members.get('a')!;
+    for (const c of a.changes.filter((x) => !x.owned)) {
+      const gained = a.changes.findIndex((x) => x.tenantId === c.tenantId && x.owned);
+      assert.ok(gained >= 0 && gained < a.changes.indexOf(c));
+      assert.equal(c.epoch, 1);
+    }
+    // a learns the new owner at its next look (nodes nudge each other over NATS; not here).
+    const fromB = tenants.find((t) => b.m.owns(t))!;
+    await waitFor('a sees b own it', () => a.m.ownerOf(fromB) === 'b', TTL);
+  });
+
+  it('a tenant with a live call stays with its owner until it is idle', async () => {
+    const movingToD = tenants.filter((x) => preferredNode(x, ['a', 'b', 'c', 'd']) === 'd');
+    assert.ok(movingToD.length >= 2, 'd is preferred for some tenants');
+    const busyOne = movingToD[0]!;
+    const holder = [...members.values()].find((x) => x.m.owns(busyOne))!;
+    holder.busy.add(busyOne);
+    const d = await add('d');
+    await waitFor('the idle ones on d', () => movingToD.slice(1).every((t) => d.m.owns(t)), 5000);
+    await sleep(TTL);
+    assert.ok(holder.m.owns(busyOne), 'the busy tenant stayed');
+    assert.ok(!d.m.owns(busyOne));
+    holder.busy.delete(busyOne);
+    await waitFor('placement on a, b, c, d', settledOn(['a', 'b', 'c', 'd']), 5000);
+  });
+
+  it('a node leaving (close) hands its tenants over within a tick or two', async () => {
+    const d = members.get('d')!;
+    const had = tenants.filter((t) => d.m.owns(t));
+    const t0 = performance.now();
+    await d.m.close();
+    members.delete('d');
+    assert.ok(had.every((t) => !d.m.owns(t)));
+    assert.deepEqual(
+      d.changes
+        .filter((c) => !c.owned && had.includes(c.tenantId))
+        .map((c) => c.tenantId)
+        .sort(),
+      [...had].sort(),
+    );
+    await waitFor('placement on a, b, c', settledOn(['a', 'b', 'c']), 3000);
+    assert.ok(performance.now() - t0 < 2 * TTL, 'well before a TTL would have lapsed twice');
+  });
+
+  it('a stalled node loses its leases after the TTL; its fenced writes are refused; it rejoins', async () => {
+    const c = members.get('c')!;
+    c.busy.clear();
+    const had = tenants.filter((t) => c.m.owns(t));
+    assert.ok(had.length > 0);
+    const t = had[0]!;
+    const staleEpoch = c.m.epochOf(t)!;
+    c.m.pause();
+    await waitFor('c’s tenants on a and b', settledOn(['a', 'b']), TTL + 3000);
+    assert.ok(
+      c.changes.some((x) => x.tenantId === t && !x.owned && x.epoch === staleEpoch),
+      'c announced the loss itself (its watchdog), while stalled',
+    );
+    const owner = [...members.values()].find((x) => x.m.owns(t))!;
+    assert.ok(owner.m.epochOf(t)! > staleEpoch);
+    assert.equal(
+      owner.changes.at(-1)?.tenantId === t ||
+        owner.changes.some((x) => x.tenantId === t && x.previousOwner === 'c'),
+      true,
+    );
+
+    await assert.rejects(
+      db.kysely.transaction().execute(async (trx) => {
+        await assertEpoch(trx, t, 'c', staleEpoch);
+        await trx
+          .insertInto('kv')
+          .values({ key: `t${t}`, value: 'stale' })
+          .execute();
+      }),
+      StaleEpochError,
+    );
+    await db.kysely.transaction().execute(async (trx) => {
+      await assertEpoch(trx, t, owner.m.nodeId, owner.m.epochOf(t)!);
+      await trx
+        .insertInto('kv')
+        .values({ key: `t${t}`, value: 'current' })
+        .execute();
+    });
+
+    c.m.resume();
+    await waitFor('c rejoins', settledOn(['a', 'b', 'c']), 8000);
+    assert.ok(c.m.epochOf(t)! > owner.m.epochOf(t)! || c.m.epochOf(t)! > staleEpoch);
+    assert.equal(alive().length, 3);
+  });
+
+  it('a new tenant is placed; a removed one is given up', async () => {
+    tenants = [...TENANTS, 3999];
+    await waitFor('3999 placed', settledOn(['a', 'b', 'c']), 3000);
+    const holder = [...members.values()].find((x) => x.m.owns(3999))!;
+    tenants = [...TENANTS];
+    await waitFor('3999 given up', () => !holder.m.owns(3999), 3000);
+  });
+});

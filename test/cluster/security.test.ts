@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import pino from 'pino';
+import { createAuthenticator, LockedOutError, UnauthorizedError } from '../../src/api/auth/index.js';
+import { SocketRegistry } from '../../src/api/limits/socket-registry.js';
+import { startClusterSecurity, type ClusterSecurity } from '../../src/cluster/security-sync.js';
+import { demoWorld } from '../../src/directory/demo-world.js';
+import { Directory } from '../../src/directory/directory.js';
+import { DEFAULTS } from '../../src/server/config.js';
+import { type Db, openDatabase } from '../../src/store/database.js';
+import { SqlSharedSocketClaims } from '../../src/store/shared-socket-claims.js';
+import { TokenService } from '../../src/api/ccs/tokens.js';
+import { clusterServices } from '../helpers/cluster-services.js';
+
+/**
+ * Security state over the nodes of a cluster, attacked as the issue describes: failed logins
+ * spread over two nodes lock the principal on both, and one client's sockets are counted over
+ * every node. Two nodes here are two authenticators (and socket registries) on one database
+ * and one NATS server, each wired as a cluster node wires them.
+ */
+const services = await clusterServices();
+
+describe('cluster security state', { skip: services.skip }, () => {
+  let db: Db;
+  let nats: NatsConnection;
+  const nodes: ClusterSecurity[] = [];
+  const prefix = `sb.t${process.pid}x${Date.now()}`;
+
+  before(async () => {
+    db = await openDatabase(services.target());
+    nats = await connect({ servers: services.natsUrl });
+  });
+  after(async () => {
+    for (const n of nodes) await n.close();
+    await nats?.drain();
+    await db?.close();
+    await services.cleanup();
+  });
+
+  const node = (nodeId: string, ttlMs = 5000) => {
+    const security = startClusterSecurity({
+      db,
+      nats,
+      prefix,
+      nodeId,
+      ttlMs,
+      log: pino({ level: 'silent' }),
+    });
+    nodes.push(security);
+    return security;
+  };
+  const authenticatorOn = async (security: ClusterSecurity) => {
+    const directory = await Directory.load({
+      loadAll: async () => demoWorld(),
+      load: async () => [],
+      upsert: async () => {},
+      remove: async () => {},
+      replaceAll: async () => {},
+    });
+    return createAuthenticator({
+      directory,
+      config: { ...DEFAULTS, lockoutFailures: 3 },
+      onReset: () => {},
+      sharedLockouts: security.lockouts,
+    });
+  };
+
+  test('three failed logins spread over two nodes lock the principal on both, whatever the spelling', async () => {
+    const a = await authenticatorOn(node('a'));
+    const b = await authenticatorOn(node('b'));
+    const ip = '203.0.113.7';
+    await assert.rejects(a.authenticate('102@1001', 'wrong1', ip), UnauthorizedError);
+    await assert.rejects(b.authenticate('102@01001', 'wrong2', ip), UnauthorizedError);
+    await assert.rejects(a.authenticate('102@1001.ID', 'wrong3', ip), LockedOutError);
+    // The right PIN is refused on both nodes now.
+    await assert.rejects(b.authenticate('102@1001', '1234', ip), LockedOutError);
+    await assert.rejects(a.authenticate('102@1001', '1234', ip), LockedOutError);
+    // Another address is not locked.
+    const p = await b.authenticate('102@1001', '1234', '203.0.113.8');
+    assert.equal(p.ext, '102');
+  });
+
+  test('a credential another node verified before is refused once the principal is locked anywhere', async () => {
+    const a = await authenticatorOn(node('c'));
+    const b = await authenticatorOn(node('d'));
+    const ip = '203.0.113.9';
+    assert.equal((await b.authenticate('103@1001', '1234', ip)).ext, '103'); // cached on b
+    for (const pin of ['x1', 'x2'])
+      await assert.rejects(a.authenticate('103@1001', pin, ip), UnauthorizedError);
+    await assert.rejects(a.authenticate('103@1001', 'x3', ip), LockedOutError);
+    // b hears the lock-out over NATS; its cached success no longer lets the principal in.
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      try {
+        await b.authenticate('103@1001', '1234', ip);
+      } catch (e) {
+        assert.ok(e instanceof LockedOutError);
+        break;
+      }
+      assert.ok(Date.now() < deadline, 'the lock-out never reached the other node');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  test("one client's sockets are counted over every node", async () => {
+    const limits = () => ({ max: 100, perClient: 1, idleMs: 60_000 });
+    const a = new SocketRegistry(limits, node('e').socketClaims);
+    const b = new SocketRegistry(limits, node('f').socketClaims);
+    const client = `voice\u0000ext:1001:101\u0000203.0.113.10`;
+    assert.equal(await a.check(client), null);
+    const slot = a.admit(client, () => {});
+    assert.equal(await b.check(client), 'client', 'a second socket on another node is refused');
+    assert.equal(await b.check(`${client}x`), null, 'another client is not');
+    slot.release();
+    await waitFor(async () => (await b.check(client)) === null, 'the freed slot was never seen');
+  });
+
+  test('two nodes admitting one client at once: only one passes', async () => {
+    const client = `cc\u0000ext:1001:104\u0000203.0.113.11`;
+    const claims = [node('g').socketClaims, node('h').socketClaims];
+    const got = await Promise.all([...claims, ...claims].map((c) => c.claim(client, 1)));
+    assert.equal(got.filter((g) => g !== null).length, 1);
+  });
+
+  test('a token issued on one node works on another, and a refresh token is traded once over all nodes', async () => {
+    const a = new TokenService(db);
+    const b = new TokenService(db);
+    const grant = await a.issue('101@1001');
+    assert.equal(await b.subjectOf(grant.access_token), '101@1001');
+    const traded = await Promise.all([a.refresh(grant.refresh_token!), b.refresh(grant.refresh_token!)]);
+    assert.equal(traded.filter((t) => t !== null).length, 1);
+  });
+
+  test("a dead node's claims stop counting after their time to live", async () => {
+    const client = `voice\u0000ext:1001:105\u0000203.0.113.12`;
+    const dead = new SqlSharedSocketClaims(db, 'dead-node', 300); // never renewed
+    assert.ok(await dead.claim(client, 1));
+    const alive = node('i').socketClaims;
+    assert.equal(await alive.claim(client, 1), null);
+    await new Promise((r) => setTimeout(r, 350));
+    assert.ok(await alive.claim(client, 1));
+  });
+});
+
+async function waitFor(ok: () => Promise<boolean>, why: string): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!(await ok())) {
+    assert.ok(Date.now() < deadline, why);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,73 @@
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+/**
+ * A loopback front for a cluster's nodes in the black-box suites: every HTTP request goes to a
+ * node chosen at random (keep-alive or not), and every WebSocket upgrade is piped, bytes as they
+ * are, to a node chosen at random. Clients see one address, as behind an operator's balancer;
+ * they must never notice which node answered.
+ */
+export interface RandomProxy {
+  url: string;
+  /** Requests and upgrades sent to each node, by index. */
+  counts: number[];
+  close(): Promise<void>;
+}
+
+export async function startRandomProxy(
+  nodes: { host: string; port: number }[],
+  random: () => number = Math.random,
+): Promise<RandomProxy> {
+  const counts = nodes.map(() => 0);
+  const pick = () => {
+    const i = Math.floor(random() * nodes.length);
+    counts[i]!++;
+    return nodes[i]!;
+  };
+  const upstreams = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const node = pick();
+    const up = request(
+      { host: node.host, port: node.port, method: req.method, path: req.url, headers: req.headers },
+      (answer: IncomingMessage) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(up);
+  });
+  server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const node = pick();
+    const up = connect(node.port, node.host, () => {
+      let head0 = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        head0 += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
+      up.write(`${head0}\r\n`);
+      if (head.length) up.write(head);
+      up.pipe(client).pipe(up);
+    });
+    upstreams.add(up);
+    up.on('close', () => {
+      upstreams.delete(up);
+      client.destroy();
+    });
+    up.on('error', () => client.destroy());
+    client.on('error', () => up.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of upstreams) s.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
