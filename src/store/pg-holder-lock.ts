@@ -128,12 +128,17 @@ async function refusal(db: Db, target: PgTarget, mode: Mode): Promise<string> {
   }
   const row = await db.kysely.selectFrom('standalone_holder').selectAll().executeTakeFirst();
   const who = row ? holderText(row) : mode === 'standalone' ? 'another server' : 'a standalone server';
-  return `${describe(target)} is in use by ${who}; stop it first`;
+  return `${named(target)} is in use by ${who}; stop it first`;
+}
+
+/** The database (and schema, when not the default) named in a refusal. */
+function named(target: PgTarget): string {
+  return target.schema ? `${describe(target)} (schema ${target.schema})` : describe(target);
 }
 
 function clusterRefusal(target: PgTarget, nodes: string[]): string {
   const shown = nodes.slice(0, 3).join(', ') + (nodes.length > 3 ? `, +${nodes.length - 3} more` : '');
-  return `${describe(target)} is in use by a cluster (nodes ${shown}); a standalone server cannot share it`;
+  return `${named(target)} is in use by a cluster (nodes ${shown}); a standalone server cannot share it`;
 }
 
 async function liveClusterNodes(db: Db): Promise<string[]> {

@@ -11,8 +11,11 @@ import pino from 'pino';
 import { DEFAULTS } from '../../src/server/config.js';
 import { startServer } from '../../src/server/serve.js';
 import { DatabaseHeldError } from '../../src/store/holder-guard.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli as runCliWithin } from '../helpers/cli.js';
 import { clusterEnv, freshDatabase, NATS_URL, startNodeProcess, uniqueName } from '../helpers/cluster.js';
+
+/** The CLI from source: a cold tsx start on a loaded machine can take long before it refuses. */
+const runCli = (args: string[]) => runCliWithin(args, {}, 90_000);
 
 /** A refusal: exit code 2 and exactly one line. */
 function assertRefused(r: { code: number | null; stdout: string; stderr: string }, names: RegExp): void {

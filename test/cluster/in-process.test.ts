@@ -11,7 +11,7 @@ import type { OwnershipChange } from '../../src/core/cluster.js';
 import { type Cluster, type ClusterNode, clusterEnv, startClusterNodes } from '../helpers/cluster.js';
 
 const env = await clusterEnv();
-const TTL = 3000;
+const TTL = 5000;
 
 async function until(what: string, ms: number, cond: () => boolean): Promise<void> {
   const end = performance.now() + ms;

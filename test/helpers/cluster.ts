@@ -248,8 +248,8 @@ function listening(child: ChildProcess, nodeId: string): Promise<string> {
     let err = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`node ${nodeId} did not start within 60 s: ${out}${err}`));
-    }, 60_000);
+      reject(new Error(`node ${nodeId} did not start within 120 s: ${out}${err}`));
+    }, 120_000);
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /Switchboard listening on (\S+)/.exec(out);
