@@ -29,7 +29,6 @@ async function serve(args: string[]): Promise<number> {
   const config = parseConfig(args);
   const log = createLogger(config);
   const server = await startServer(config, log);
-  process.stdout.write(`${banner(server)}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -45,6 +44,8 @@ async function serve(args: string[]): Promise<number> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // The banner last: whoever waits for it to stop the server finds the signals handled.
+  process.stdout.write(`${banner(server)}\n`);
   return new Promise<number>(() => {});
 }
 

@@ -199,13 +199,16 @@ export async function createRuntime(
       resetHooks.push(hook);
     },
     async close() {
-      sw.reset();
-      await contactCenter.recordsWritten();
-      await security?.close();
-      await events?.close();
-      // Written under its leases; then they go (others take over), then NATS and the guard.
-      await node.close();
-      await db.close();
+      try {
+        sw.reset();
+        await contactCenter.recordsWritten();
+        await security?.close();
+        await events?.close();
+      } finally {
+        // Written under its leases; then they go (others take over), then NATS and the guard,
+        // even when a part above failed to close: a node that stops must not hold its tenants.
+        await node.close().finally(() => db.close());
+      }
     },
   };
 }

@@ -252,6 +252,7 @@ function listening(child: ChildProcess, nodeId: string): Promise<string> {
     }, 120_000);
     child.stdout!.on('data', (d) => {
       out += d;
+      if (process.env.SWITCHBOARD_TEST_NODE_LOGS) process.stderr.write(`[${nodeId}] ${d}`);
       const m = /Switchboard listening on (\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
