@@ -47,7 +47,25 @@ export class AgentBook {
   }
 }
 
+/**
+ * The record without `idleSince`, its keys in the record's order (event frames serialize it).
+ * Field by field: a rest pattern and a spread copied it through V8's generic property copy, about
+ * 4 % of a contact-center `GET …/agent_state` in the request-path profile.
+ */
 export function snapshotAgent(a: AgentRecord): AgentSnapshot {
-  const { idleSince: _, ...snapshot } = a;
-  return { ...snapshot };
+  const s: AgentSnapshot = {
+    tenantId: a.tenantId,
+    ext: a.ext,
+    agentState: a.agentState,
+    agentStateSince: a.agentStateSince,
+    phoneState: a.phoneState,
+    phoneStateSince: a.phoneStateSince,
+    queueState: a.queueState,
+    queueStateSince: a.queueStateSince,
+    consecutiveMissed: a.consecutiveMissed,
+  };
+  // Added to a record by its first queue state (possibly as undefined), as the spread copied them.
+  if ('queueExt' in a) s.queueExt = a.queueExt;
+  if ('queueCallId' in a) s.queueCallId = a.queueCallId;
+  return s;
 }

@@ -3,17 +3,13 @@ import type { CcPermission, Principal } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
 import type { Extension, Tenant } from '../../directory/model.js';
 import { forbiddenError, notFoundError, unauthorized } from './errors.js';
+import { requestPrincipal } from '../auth/request-principal.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The contact-center caller, set by the Bearer hook. */
-    ccPrincipal?: Principal;
-  }
-}
-
+/** The contact-center caller, which the Bearer hook noted on the request. */
 export function principal(req: FastifyRequest): Principal {
-  if (!req.ccPrincipal) throw unauthorized();
-  return req.ccPrincipal;
+  const p = requestPrincipal(req);
+  if (!p) throw unauthorized();
+  return p;
 }
 
 /** `API` plus at least one of the alternatives (none: `API` alone). */

@@ -49,13 +49,13 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
   documentEventSocket(app, runtime);
 
   await app.register(async (api) => {
-    api.decorateRequest('ccPrincipal', undefined);
-    // Callback style: a token already in memory costs no promise.
+    // Callback style: a token already in memory costs no promise. The principal goes into the
+    // slot every request is decorated with (src/server/app.ts): a decoration of this scope would
+    // give its requests a class of their own, and Fastify's code two shapes of request to handle.
     api.addHook('onRequest', (req, _reply, done) => {
       const admit = (subject: string | null) => {
         const principal = subject ? principalOfSubject(runtime.directory, subject) : null;
         if (!principal) return done(unauthorized());
-        req.ccPrincipal = principal;
         notePrincipal(req, principal);
         done();
       };
