@@ -1,9 +1,10 @@
 // Seeded scale worlds for the benchmarks (`seed --scale N` of the built tree), kept between runs in
 // the system's temporary folder: seeding a million calls takes minutes. A world is used again only
-// when its scale, history and schema (the migrations of dist/) are the same; `BENCH_RESEED=1` seeds
-// it anew. A seed that did not finish is never used: it is written under another name first.
+// when its scale, history, schema and generator (their files in dist/) are the same;
+// `BENCH_RESEED=1` seeds it anew. A seed that did not finish is never used: it is written under another name first.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './lib.js';
@@ -18,11 +19,18 @@ export interface ScaleDb {
 
 /** The SQLite file of the scale world `scale` with its default history (or `records` calls). */
 export async function scaleDb(scale: number, records?: number): Promise<ScaleDb> {
-  const { migrationProvider } = (await import(join(ROOT, 'dist/store/migrations/index.js'))) as {
-    migrationProvider: { getMigrations(): Promise<Record<string, unknown>> };
-  };
-  const schema = Object.keys(await migrationProvider.getMigrations()).at(-1);
-  const file = join(DIR, `scale-${scale}-${records ?? 'default'}-${schema}.db`);
+  // The schema and the generator as built: a change of either seeds anew.
+  const built = ['store/migrations', 'directory', 'contact-center']
+    .flatMap((d) =>
+      readdirSync(join(ROOT, 'dist', d), { recursive: true, withFileTypes: true }).map((f) =>
+        join(f.parentPath, f.name),
+      ),
+    )
+    .filter((f) => f.endsWith('.js') && /migrations|scale-world|demo|call-history|history-records/.test(f))
+    .sort()
+    .map((f) => readFileSync(f));
+  const key = createHash('sha256').update(Buffer.concat(built)).digest('hex').slice(0, 12);
+  const file = join(DIR, `scale-${scale}-${records ?? 'default'}-${key}.db`);
   if (existsSync(file) && process.env.BENCH_RESEED !== '1') return { file };
   mkdirSync(DIR, { recursive: true });
   const partial = `${file}.partial`;

@@ -91,8 +91,8 @@ export class CallRecordStore {
 
   /**
    * Newest first (start time, then id), at most `RECENT_WINDOW`. Reads through the index that
-   * matches the query: (tenant, start, id), or (tenant, calling number, start) and (tenant, called
-   * number, start) when a number is asked for.
+   * matches the query: (tenant, start, id), or (tenant, calling number, start, id), (tenant, called
+   * number, start, id) or (tenant, calling, called, start, id) when numbers are asked for.
    */
   async find(q: CallRecordQuery): Promise<CallRecord[]> {
     let query = this.db.kysely.selectFrom('call_records').selectAll().where('tenant_id', '=', q.tenantId);

@@ -38,9 +38,16 @@ export const callRecordWindows: Migration = {
       .on('call_records')
       .columns(['tenant_id', 'called_key', 'started_at', 'smdr_call_id'])
       .execute();
+    // Both numbers: a pair that is rare among two common numbers must not walk either one's calls.
+    await db.schema
+      .createIndex('call_records_tenant_pair')
+      .on('call_records')
+      .columns(['tenant_id', 'calling_key', 'called_key', 'started_at', 'smdr_call_id'])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     for (const i of [
+      'call_records_tenant_pair',
       'call_records_tenant_called',
       'call_records_tenant_calling',
       'call_records_tenant_recent',

@@ -101,8 +101,15 @@ for (const { name, target } of testTargets()) {
         calling: newest(base().where('calling_key', '=', '101')),
         called: newest(base().where('called_key', '=', '101')),
         ranged: newest(base().where('started_at', '>=', 0).where('started_at', '<=', 1e13)),
+        pair: newest(base().where('calling_key', '=', '101').where('called_key', '=', '102')),
       };
-      const index = { list: 'recent', calling: 'calling', called: 'called', ranged: 'recent' } as const;
+      const index = {
+        list: 'recent',
+        calling: 'calling',
+        called: 'called',
+        ranged: 'recent',
+        pair: 'pair',
+      } as const;
       for (const [what, q] of Object.entries(queries)) {
         const p = await plan(db, q);
         if (process.env.SHOW_PLANS) console.log(what, p);
