@@ -6,6 +6,8 @@
  * the owner's.
  */
 
+import type { Target } from '../api/route-core/placement.js';
+
 export type HeaderValues = Record<string, string | string[]>;
 
 /** What the owner needs to run the request as the client sent it. */
@@ -17,7 +19,9 @@ export interface RequestHead {
   /** The client's address: limits and lock-outs count the client, not the forwarding node. */
   ip: string;
   /** What the forwarding node found the request concerns: a node refuses it when that is not here. */
-  target: number | { socket: string };
+  target: Target;
+  /** The node that sent it (a request for every node reaches its sender too). */
+  from: string;
 }
 
 /** The owner's answer, or why it did not run the request. */

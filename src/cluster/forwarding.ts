@@ -28,6 +28,8 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  * socket exists nowhere and the request runs where it arrived (its 404 is the same everywhere).
  * The holder also answers `<prefix>.ws.<webSocketId>.state` (what the socket holds) for a node
  * that needs it to answer a request of its own tenant (the status reads by subscription set).
+ * A request for every node (the simulated outside world) or for whichever node holds what it
+ * names goes to `<prefix>.all.http`, which every node listens to.
  *
  * The mark is a header holding a secret only this process knows (32 random bytes): a client
  * cannot forge it, so nothing has to strip it at the front door; the owner removes it when it
@@ -45,6 +47,8 @@ export interface ForwardingOptions {
   timeoutMs?: number;
   /** How long an unknown, moving or unreachable owner is waited for (default 5 s, the lease TTL). */
   settleMs?: number;
+  /** The live nodes, this one included: how many answers a request for every node waits for. */
+  clusterSize?: () => number;
 }
 
 const MARK = 'x-switchboard-forwarded';
@@ -63,7 +67,7 @@ export class Forwarding implements Placement {
   private readonly secretBytes = Buffer.from(this.secret);
   private readonly timeoutMs: number;
   private readonly settleMs: number;
-  private sub: Subscription | undefined;
+  private subs: Subscription[] = [];
   private app: FastifyInstance | undefined;
   /** The voice sockets this node holds, each listening for its requests. */
   private readonly sockets = new Map<string, Subscription>();
@@ -90,7 +94,8 @@ export class Forwarding implements Placement {
   }
 
   runsHere(target: Target): boolean {
-    return typeof target === 'number' ? this.opts.membership.owns(target) : this.sockets.has(target.socket);
+    if (typeof target === 'number') return this.opts.membership.owns(target);
+    return 'socket' in target && this.sockets.has(target.socket);
   }
 
   holdSocket(id: string, state: () => unknown): () => void {
@@ -138,8 +143,11 @@ export class Forwarding implements Placement {
       headers: { ...endToEnd(req.headers, 'request'), 'x-request-id': req.id },
       ip: req.ip,
       target,
+      from: this.opts.membership.nodeId,
     };
     const frame = encodeFrame(head, body);
+    if (typeof target !== 'number' && !('socket' in target))
+      return this.toAll(reply, frame, 'anywhere' in target);
     if (typeof target !== 'number') {
       if (!SUBJECT_TOKEN.test(target.socket)) return false;
       const answer = await this.ask(socketSubject(this.opts.prefix, target.socket, 'http'), frame);
@@ -159,6 +167,34 @@ export class Forwarding implements Placement {
       }
       await sleep(SETTLE_POLL_MS);
     }
+  }
+
+  /**
+   * Sends the request to every other node. `anywhere`: writes the first answer that is not a 404
+   * (true), or none (false: it runs here). Else waits for every node's answer, then false: the
+   * request runs here last.
+   */
+  private async toAll(reply: FastifyReply, frame: Uint8Array, anywhere: boolean): Promise<boolean> {
+    const others = (this.opts.clusterSize?.() ?? 1) - 1;
+    if (others <= 0) return false;
+    try {
+      const answers = await this.opts.nats.requestMany(`${this.opts.prefix}.all.http`, frame, {
+        strategy: 'count',
+        maxMessages: others,
+        maxWait: this.timeoutMs,
+      });
+      for await (const msg of answers) {
+        const answer = decodeFrame<AnswerHead>(msg.data);
+        if (anywhere && 'status' in answer.head && answer.head.status !== 404)
+          return this.answer(reply, answer);
+      }
+    } catch (e) {
+      if (!(e instanceof RequestError && e.isNoResponders())) {
+        this.opts.log.warn({ err: e }, 'a request for every node failed');
+        throw unavailable('OWNER_UNREACHABLE', 'The other nodes cannot be reached now.');
+      }
+    }
+    return false;
   }
 
   /** Writes a node's answer; false when it refused the request as not its own. */
@@ -197,23 +233,26 @@ export class Forwarding implements Placement {
   /** Runs the requests other nodes forward here through `app`, until `close`. */
   serve(app: FastifyInstance): void {
     this.app = app;
-    const subject = forwardSubject(this.opts.prefix, this.opts.membership.nodeId);
-    this.sub = this.opts.nats.subscribe(subject, {
-      callback: (err, msg) => {
-        if (err) {
-          this.opts.log.error({ err }, 'forwarding subscription failed');
-          return;
-        }
-        void this.run(app, msg);
-      },
-    });
+    const callback = (err: Error | null, msg: Msg) => {
+      if (err) this.opts.log.error({ err }, 'forwarding subscription failed');
+      else void this.run(app, msg);
+    };
+    const { nats, prefix, membership } = this.opts;
+    this.subs = [
+      nats.subscribe(forwardSubject(prefix, membership.nodeId), { callback }),
+      nats.subscribe(`${prefix}.all.http`, { callback }),
+    ];
   }
 
   private async run(app: FastifyInstance, msg: Msg): Promise<void> {
     let answer: Uint8Array;
     try {
       const { head, body } = decodeFrame<RequestHead>(msg.data);
-      if (!this.runsHere(head.target)) {
+      // Its own request for every node: the sender runs it itself.
+      if (head.from === this.opts.membership.nodeId && msg.subject === `${this.opts.prefix}.all.http`) return;
+      const mine =
+        typeof head.target === 'number' || 'socket' in head.target ? this.runsHere(head.target) : true;
+      if (!mine) {
         answer = encodeFrame({ refused: 'moved' });
       } else {
         const res = await app.inject({
@@ -237,10 +276,10 @@ export class Forwarding implements Placement {
 
   /** Stops taking forwarded requests (those under way still answer). */
   async close(): Promise<void> {
-    const sub = this.sub;
-    this.sub = undefined;
+    const subs = this.subs;
+    this.subs = [];
     for (const s of this.sockets.values()) s.unsubscribe();
     this.sockets.clear();
-    if (sub && !sub.isClosed()) await sub.drain().catch(() => {});
+    for (const s of subs) if (!s.isClosed()) await s.drain().catch(() => {});
   }
 }

@@ -44,6 +44,7 @@ export async function composeForwarding(
     log,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
+    ...(clusterSize ? { clusterSize } : {}),
   });
   const directory = new DirectorySync({
     nats,

@@ -59,6 +59,32 @@ describe('the simulator’s clock and reset are the cluster’s', { skip }, () =
     }
   });
 
+  test('the outside world is every node’s: its numbers, and its calls wherever they run', async () => {
+    assert.equal((await a.fetch('/sim/v1/reset', { auth: ADMIN, method: 'POST' })).status, 204);
+    const set = await b.fetch('/sim/v1/pstn/numbers/5550001111', {
+      auth: ADMIN,
+      method: 'PUT',
+      json: { answer: 'manual' },
+    });
+    assert.equal(set.status, 200);
+    for (const node of [a, b]) {
+      assert.deepEqual((await sim(node, '/pstn/numbers')).body.numbers, [
+        { number: '+15550001111', answer: 'manual' },
+      ]);
+    }
+    // Tenant 1001's phone calls out: the outside leg is on a; asked of b, it is found.
+    const dial = await sim(b, '/devices/ph1001-101/dial', { to: '95550001111' });
+    assert.equal(dial.status, 201);
+    await sim(b, '/clock/advance', { ms: 60_000 });
+    const [out] = (await sim(a, '/pstn/calls')).body.calls as { pstnCallId: string; state: string }[];
+    assert.equal(out.state, 'ringing', 'manual: still ringing after a minute');
+    const onB = await sim(b, `/pstn/calls/${out.pstnCallId}`);
+    assert.deepEqual(onB, await sim(a, `/pstn/calls/${out.pstnCallId}`));
+    assert.equal((await sim(b, `/pstn/calls/${out.pstnCallId}/answer`, {})).status, 204);
+    assert.equal((await sim(b, `/pstn/calls/${out.pstnCallId}`)).body.state, 'connected');
+    assert.equal((await sim(b, '/pstn/calls/123/answer', {})).body.error.code, 'PSTN_CALL_NOT_FOUND');
+  });
+
   test('a reset through one node resets every node', async () => {
     const onA = await a.fetch('/api/v1/calls', {
       auth: BOB,

@@ -43,8 +43,13 @@ export interface Placement {
   socketState(id: string): Promise<unknown>;
 }
 
-/** What a request concerns: a tenant (by id), or a voice WebSocket (by webSocketId). */
-export type Target = number | { socket: string };
+/**
+ * What a request concerns: a tenant (by id); a voice WebSocket (by webSocketId); the simulated
+ * outside world, which every node keeps (`everywhere`: each node runs the request, then this
+ * one); or something held by one node the route cannot name (`anywhere`: the other nodes run
+ * it, and the first answer that is not a 404 is the answer; none, it runs here).
+ */
+export type Target = number | { socket: string } | { everywhere: true } | { anywhere: true };
 
 /** What a request concerns, from its principal and path; undefined: nothing, it runs here. */
 export type PlaceOf = (req: FastifyRequest, params: Record<string, string>) => Target | undefined;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../core/errors.js';
 import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
+import type { PlaceOf } from '../route-core/placement.js';
 import {
   PstnCallParamsSchema,
   PstnNumberParamsSchema,
@@ -22,6 +23,10 @@ const NO_CALL = refusal('`PSTN_CALL_NOT_FOUND`.');
 /** The outside world: callers dialing in, outside parties answering, numbers' behaviour. */
 export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: SimRuntime }) {
   const sw = runtime.switch;
+  // In a cluster, an outside call is on the node running its tenant, which the id does not name:
+  // a request for one held elsewhere is asked of every node (route-core/placement.ts).
+  const callHere: PlaceOf = (_req, params) =>
+    sw.pstnCalls().some((c) => c.pstnCallId === params.pstnCallId) ? undefined : { anywhere: true };
 
   simRoute(app, runtime, {
     method: 'POST',
@@ -72,6 +77,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     summary: 'One outside leg',
     tag: 'pstn',
     params: PstnCallParamsSchema,
+    place: callHere,
     responses: { '200': { description: 'The outside leg.', schema: SimPstnCallSchema }, '404': NO_CALL },
     handler: async ({ params }) => {
       const call = sw.pstnCalls().find((c) => c.pstnCallId === params.pstnCallId);
@@ -88,6 +94,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     description: 'Answers a call placed to an outside number set to manual answer.',
     tag: 'pstn',
     params: PstnCallParamsSchema,
+    place: callHere,
     responses: {
       '204': { description: 'Answered.' },
       '404': NO_CALL,
@@ -103,6 +110,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     summary: 'The outside party hangs up',
     tag: 'pstn',
     params: PstnCallParamsSchema,
+    place: callHere,
     responses: { '204': { description: 'Hung up.' }, '404': NO_CALL },
     handler: noContent(({ params }) => sw.pstnHangup(params.pstnCallId)),
   });
@@ -114,6 +122,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     summary: 'DTMF from the outside party',
     tag: 'pstn',
     params: PstnCallParamsSchema,
+    place: callHere,
     body: SimDigitsSchema,
     responses: {
       '204': { description: 'Sent.' },
@@ -142,6 +151,8 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     description: 'By default an outside number answers automatically after 2000 ms.',
     tag: 'pstn',
     params: PstnNumberParamsSchema,
+    // The outside world is every node's: each sets the number.
+    place: () => ({ everywhere: true }),
     body: SimPstnBehaviourSchema,
     responses: {
       '200': { description: 'What was stored, under the canonical number.', schema: SimPstnNumberSchema },

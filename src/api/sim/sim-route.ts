@@ -6,7 +6,7 @@ import type { HttpMethod, ResponseDoc } from '../schema/openapi.js';
 import { firstIssue } from '../schema/validate.js';
 import { SIM_OPENAPI } from './openapi-info.js';
 import { addRoute, type CoreRoute, type RouteAdapter } from '../route-core/route-core.js';
-import type { PlaceOfBody } from '../route-core/placement.js';
+import type { PlaceOf, PlaceOfBody } from '../route-core/placement.js';
 import { SimErrorSchema } from './sim-schemas.js';
 
 type Params<P> = P extends TObject ? Static<P> : Record<string, string>;
@@ -28,6 +28,8 @@ export interface SimRoute<P extends TObject | undefined, B extends TSchema | und
   responses: Record<string, ResponseDoc>;
   /** In a cluster: the tenant the body names, for a route whose path names none (placement.ts). */
   placeByBody?: PlaceOfBody;
+  /** In a cluster: what the request concerns, instead of the phone or tenant of its path. */
+  place?: PlaceOf;
   handler(
     input: { params: Params<P>; body: Body<B> },
     req: FastifyRequest,
@@ -80,6 +82,7 @@ export function simRoute<
     body: route.body,
     bodyRequired: route.bodyRequired ?? true,
     placeByBody: route.placeByBody,
+    place: route.place,
     doc: { ...route, tags: [route.tag], responses: { ...route.responses, ...SHARED_RESPONSES } },
     handle: route.handler as CoreRoute<undefined, SimInput, unknown>['handle'],
   });

@@ -16,6 +16,7 @@ describe('the forwarded frame', () => {
       headers: { 'content-type': 'application/json', 'x-many': ['a', 'b'] },
       ip: '203.0.113.7',
       target: { socket: 'abc' },
+      from: 'node-a',
     };
     const body = Buffer.from([0, 1, 2, 0xff, 0x7b, 0x0a]);
     const decoded = decodeFrame<RequestHead>(encodeFrame(head, body));
