@@ -44,7 +44,11 @@ export class DirectorySync {
     this.subject = `${opts.prefix}.dir`;
   }
 
-  start(): void {
+  /**
+   * Listens to the other nodes' news, then reads the whole directory once more: a write another
+   * node made between this node's first load and its listening is not missed.
+   */
+  async start(): Promise<void> {
     this.sub = this.opts.nats.subscribe(this.subject, {
       callback: (err, msg) => {
         if (err) this.opts.log.error({ err }, 'directory sync subscription failed');
@@ -52,6 +56,10 @@ export class DirectorySync {
       },
     });
     this.opts.directory.replicateWith((written) => this.tell(written));
+    await this.opts.nats.flush();
+    const { directory } = this.opts;
+    this.applying = this.applying.then(() => directory.reload());
+    await this.applying;
   }
 
   /** Resolves once every piece of news heard so far is applied. */

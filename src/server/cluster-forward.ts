@@ -65,7 +65,7 @@ export async function composeForwarding(
     directorySettled: () => directory.settled(),
     ...(clusterSize ? { clusterSize } : {}),
   });
-  directory.start();
+  await directory.start();
   await world.start();
   runtime.placement = forwarding;
   runtime.world = world;
