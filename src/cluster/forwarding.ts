@@ -34,7 +34,7 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  * The mark is a header holding a secret only this process knows (32 random bytes): a client
  * cannot forge it, so nothing has to strip it at the front door; the owner removes it when it
  * sees it. Time is bounded both ways: an unknown or unreachable owner is waited for up to
- * `settleMs` (a takeover, at most the lease TTL), then 503; a request that reached an owner gets
+ * `settleMs` (a takeover: the lease TTL and a second), then 503; a request that reached an owner gets
  * no second chance (it may have run), so no answer within `timeoutMs` is 503 too.
  */
 export interface ForwardingOptions {
@@ -45,7 +45,7 @@ export interface ForwardingOptions {
   log: Logger;
   /** How long a request that reached an owner may take to be answered (default 10 s). */
   timeoutMs?: number;
-  /** How long an unknown, moving or unreachable owner is waited for (default 5 s, the lease TTL). */
+  /** How long an unknown, moving or unreachable owner is waited for (default 6 s: the default lease TTL + 1 s). */
   settleMs?: number;
   /** The live nodes, this one included: how many answers a request for every node waits for. */
   clusterSize?: () => number;
@@ -74,7 +74,7 @@ export class Forwarding implements Placement {
 
   constructor(private readonly opts: ForwardingOptions) {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.settleMs = opts.settleMs ?? 5_000;
+    this.settleMs = opts.settleMs ?? 6_000;
   }
 
   // ---- the forwarding node ------------------------------------------------------------------

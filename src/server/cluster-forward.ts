@@ -15,7 +15,7 @@ export interface ForwardingNodeOptions {
    * or a reset waits for. Without it nothing waits for the other nodes.
    */
   clusterSize?: () => number;
-  /** Bounds of a forwarded request (src/cluster/forwarding.ts); `settleMs` is the lease TTL. */
+  /** Bounds of a forwarded request (src/cluster/forwarding.ts); `settleMs`: the lease TTL + 1 s. */
   timeoutMs?: number;
   settleMs?: number;
 }
