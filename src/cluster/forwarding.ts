@@ -34,8 +34,8 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  * The mark is a header holding a secret only this process knows (32 random bytes): a client
  * cannot forge it, so nothing has to strip it at the front door; the owner removes it when it
  * sees it. Time is bounded both ways: an unknown or unreachable owner is waited for up to
- * `settleMs` (a takeover: the lease TTL and a second), then 503; a request that reached an owner gets
- * no second chance (it may have run), so no answer within `timeoutMs` is 503 too.
+ * `settleMs` (a takeover: the lease TTL and a second), then 503; a request that reached an
+ * owner gets no second chance (it may have run), so no answer within `timeoutMs` is 503 too.
  */
 export interface ForwardingOptions {
   nats: NatsConnection;
@@ -45,7 +45,7 @@ export interface ForwardingOptions {
   log: Logger;
   /** How long a request that reached an owner may take to be answered (default 10 s). */
   timeoutMs?: number;
-  /** How long an unknown, moving or unreachable owner is waited for (default 6 s: the default lease TTL + 1 s). */
+  /** How long an unknown, moving or gone owner is waited for (default 6 s: the lease TTL + 1 s). */
   settleMs?: number;
   /** The live nodes, this one included: how many answers a request for every node waits for. */
   clusterSize?: () => number;
@@ -55,6 +55,8 @@ const MARK = 'x-switchboard-forwarded';
 const FORWARDED = Symbol('forwarded');
 /** How often the ownership is looked at again while it settles. */
 const SETTLE_POLL_MS = 25;
+/** The longest a request for every node waits for their answers. */
+const ALL_WAIT_MS = 2_000;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
 const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'state' | '*') =>
@@ -181,7 +183,8 @@ export class Forwarding implements Placement {
       const answers = await this.opts.nats.requestMany(`${this.opts.prefix}.all.http`, frame, {
         strategy: 'count',
         maxMessages: others,
-        maxWait: this.timeoutMs,
+        // A node counted live that went away is not waited for long.
+        maxWait: Math.min(this.timeoutMs, ALL_WAIT_MS),
       });
       for await (const msg of answers) {
         const answer = decodeFrame<AnswerHead>(msg.data);
