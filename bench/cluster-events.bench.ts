@@ -169,7 +169,9 @@ await http('PUT', `http://${singleBase}${one.sets[0]}/calleventaccounts`, alice,
   eventAccounts: callers.map((c) => c.account),
 });
 step(`single node: ${SOCKETS} sockets with subscription sets`);
+const singleCpu0 = single.cpuMicros();
 const singleRun = await run(singleBase, one.sockets[0]);
+const singleCpuPerOp = (single.cpuMicros() - singleCpu0) / OPS;
 step('single node done');
 await closeSockets(one.sockets);
 await single.stop();
@@ -219,7 +221,11 @@ for (const [i, base] of [bases[1], bases[0]].entries()) {
   });
 }
 step(`3 nodes: ${perNode * NODES.length} sockets with subscription sets (${perNode} a node)`);
+const cpuOf = () => nodes.map((n) => n.cpuMicros());
+const clusterCpu0 = cpuOf();
 const clusterRun = await run(bases[0], opened[1].sockets[0], opened[0].sockets[0]);
+// Server CPU per operation (microseconds), per node: a figure the machine's load blurs less.
+const clusterCpuPerOp = cpuOf().map((c, i) => (c - clusterCpu0[i]!) / OPS);
 step('cluster done');
 for (const o of opened) await closeSockets(o.sockets);
 for (const n of nodes) await n.stop();
@@ -245,7 +251,12 @@ const ownerLat = {
   max: Math.max(...clusterRun.otherLatencies),
   lost: clusterRun.otherLost,
 };
-report.figure('singleNode', { ...summary(singleRun.lat), refused: singleRun.refused });
+report.figure('singleNode', {
+  ...summary(singleRun.lat),
+  refused: singleRun.refused,
+  cpuPerOpMicros: singleCpuPerOp,
+});
+report.figure('nodeCpuPerOpMicros', Object.fromEntries(NODES.map((n, i) => [n, clusterCpuPerOp[i]])));
 report.figure('otherNode', {
   ...summary(clusterRun.lat),
   refused: clusterRun.refused,
@@ -255,8 +266,11 @@ report.figure('ownerNode', ownerLat);
 report.figure('load', { sockets: SOCKETS, rate: RATE, durationS: DURATION_S, ops: OPS, nodes: NODES.length });
 report.check({
   what: `POST on the owner -> frame on another node, ${fmt(perNode * 3)} sockets over 3 nodes, ${fmt(OPS)} ops at ${fmt(RATE)}/s`,
-  measured: latText(clusterRun.lat) + `; on the owner's own socket: ${latText(ownerLat)}`,
-  reference: `single node, ${fmt(SOCKETS)} sockets: ${latText(singleRun.lat)}`,
+  measured:
+    latText(clusterRun.lat) +
+    `; on the owner's own socket: ${latText(ownerLat)}; server CPU per op ` +
+    clusterCpuPerOp.map((c, i) => `${NODES[i]} ${fmt(c)} µs`).join(', '),
+  reference: `single node, ${fmt(SOCKETS)} sockets: ${latText(singleRun.lat)}; server CPU per op ${fmt(singleCpuPerOp)} µs`,
   budget: `p99 <= single-node p99 + ${EXTRA_P99_MS} ms, 0 lost, >= 95% of ${fmt(RATE)} ops/s`,
   pass:
     clusterRun.lat.p99 <= singleRun.lat.p99 + EXTRA_P99_MS &&
