@@ -138,18 +138,26 @@ export class EventPublisher {
     clearTimeout(this.timer);
   }
 
-  /** Times the oldest awaited event out (one timer for the head of the queue). */
+  /** Times the oldest awaited event out: one timer, set when none is, checking the head. */
   private arm(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const head = this.inFlight[0];
-    if (!head || this.closed) return;
-    const wait = head.sentAt + (this.options.confirmTimeoutMs ?? 5_000) - Date.now();
+    if (this.timer || !head || this.closed) return;
+    const wait = head.sentAt + this.confirmTimeoutMs - Date.now();
     this.timer = setTimeout(
-      () => this.fail(this.inFlight.splice(0), new Error('not confirmed in time')),
-      wait,
+      () => {
+        this.timer = undefined;
+        const oldest = this.inFlight[0];
+        if (oldest && Date.now() - oldest.sentAt >= this.confirmTimeoutMs)
+          this.fail(this.inFlight.splice(0), new Error('not confirmed in time'));
+        else this.arm();
+      },
+      Math.max(0, wait),
     );
     this.timer.unref?.();
+  }
+
+  private get confirmTimeoutMs(): number {
+    return this.options.confirmTimeoutMs ?? 5_000;
   }
 
   private stored(ordinal: number, reorderedUnlessDuplicate: boolean): void {
@@ -176,6 +184,7 @@ export class EventPublisher {
     // Whatever is still awaited goes after the failed ones, in order.
     this.failed.push(...this.inFlight.splice(0));
     clearTimeout(this.timer);
+    this.timer = undefined;
     void this.recover();
   }
 
