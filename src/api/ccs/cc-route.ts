@@ -20,6 +20,7 @@ import {
 import { badRequest, useSuccessTrue400 } from './errors.js';
 import { invalidReason } from './validate.js';
 import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
+import { requestPrincipal } from '../auth/request-principal.js';
 
 export const CC_DOCUMENT = 'contact-center';
 
@@ -159,7 +160,7 @@ function ccAdapter(runtime: CcRuntime): RouteAdapter<AnyCcRoute, AnyCcInput, unk
  * its path (and the token grant, which has no caller yet) runs here.
  */
 function placeOf(runtime: CcRuntime, req: FastifyRequest, params: Record<string, string>) {
-  const p = req.ccPrincipal;
+  const p = requestPrincipal(req);
   if (!p) return undefined;
   if (params.tenant === undefined) return p.tenantId;
   const t = runtime.directory.tenantByCcUuid(params.tenant);
