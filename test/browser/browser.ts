@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Config } from '../../src/server/config.js';
+import { ROOT } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -37,7 +39,15 @@ export interface BrowserFixture {
   close(): Promise<void>;
 }
 
+/** The console imports the typed client from /client/: built when missing or stale. */
+function ensureWebClient(): void {
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-web-client.mjs'), '--if-stale', '--quiet'], {
+    stdio: 'inherit',
+  });
+}
+
 export async function browserFixture(overrides: Partial<Config> = {}): Promise<BrowserFixture> {
+  ensureWebClient();
   const server = await startTestServer(overrides);
   let browser: Browser;
   try {
