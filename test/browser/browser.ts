@@ -46,7 +46,11 @@ function ensureWebClient(): void {
   });
 }
 
-export async function browserFixture(overrides: Partial<Config> = {}): Promise<BrowserFixture> {
+export async function browserFixture(
+  overrides: Partial<Config> = {},
+  /** Console errors a test causes on purpose (a server stopped under the page, say). */
+  expectedErrors?: RegExp,
+): Promise<BrowserFixture> {
   ensureWebClient();
   const server = await startTestServer(overrides);
   let browser: Browser;
@@ -72,7 +76,8 @@ export async function browserFixture(overrides: Partial<Config> = {}): Promise<B
       page.on('console', (m) => {
         if (
           m.type() === 'error' &&
-          !/status of 4\d\d|Failed to load resource|Unexpected response code: 4\d\d/.test(m.text())
+          !/status of 4\d\d|Failed to load resource|Unexpected response code: 4\d\d/.test(m.text()) &&
+          !expectedErrors?.test(m.text())
         )
           errors.push(`${path}: ${m.text()}`);
       });
