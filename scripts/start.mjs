@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildWebClient, webClientStale } from './build-web-client.mjs';
 
 function newest(dir) {
   let t = 0;
@@ -38,6 +37,7 @@ if (firstBuild || newest('src') > statSync(entry).mtimeMs) {
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 // The console's copy of the typed client (served under /client/), when its sources changed.
+const { buildWebClient, webClientStale } = await import('./build-web-client.mjs');
 if (webClientStale()) {
   if (!existsSync(tscBin)) {
     console.error(
