@@ -19,7 +19,7 @@ const isFinal = (e) => e?.status === 401 || e?.status === 403;
  * and resumes by itself (docs/events.md): after a resume the missed events arrive as events, once;
  * when it could not resume (the grace period passed), `onResync` reads the state again. Only a
  * stream the client gave up on, or a first connection that failed, is opened again here.
- * `open(client)` subscribes; `onStatus(text, ok)` reports.
+ * `open(stream)` subscribes on the new stream; `onStatus(text, ok)` reports.
  */
 function follow(name, makeClient, open, { onEvent, onStatus, onResync, connectedText }) {
   let stopped = false;
