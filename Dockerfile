@@ -17,6 +17,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The typed client, which the build turns into the console's browser modules (dist/web-client).
+COPY scripts/build-web-client.mjs ./scripts/
+COPY packages/client/src ./packages/client/src
 # The same artifact as `npm pack` anywhere else, installed the way a user installs it.
 # (npm pack does not make its destination folder.)
 RUN mkdir /pkg /app \

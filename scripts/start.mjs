@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: build when the compiled tree is missing or older than the sources, then run the CLI.
+// `npm start`: build when the compiled tree (or the console's copy of the typed client) is missing
+// or older than the sources, then run the CLI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,17 @@ if (firstBuild || newest('src') > statSync(entry).mtimeMs) {
     stdio: 'inherit',
   });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
+// The console's copy of the typed client (served under /client/), when its sources changed.
+const { buildWebClient, webClientStale } = await import('./build-web-client.mjs');
+if (webClientStale()) {
+  if (!existsSync(tscBin)) {
+    console.error(
+      'switchboard: dist/web-client/ is older than packages/client/src/ and TypeScript is not installed: run `npm ci && npm run build`',
+    );
+    process.exit(2);
+  }
+  await buildWebClient();
 }
 // Same process, so signals reach the server directly.
 await import(new URL(`../${entry}`, import.meta.url).href);

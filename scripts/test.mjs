@@ -38,6 +38,12 @@ if (files.some(needsBrowser) && !existsSync(chromium)) {
   files = files.filter((f) => !needsBrowser(f));
   if (files.length === 0) process.exit(0);
 }
+// The console loads the typed client as served from dist/web-client: built once here, before
+// test files run side by side (the browser fixture builds it too, for a file run alone).
+if (files.some(needsBrowser)) {
+  const { buildWebClient, webClientStale } = await import('./build-web-client.mjs');
+  if (webClientStale()) await buildWebClient();
+}
 // A second reporter writes TAP to a file: node:test (22) reports a failed suite hook (the
 // contract check runs in `after` hooks) as `not ok` but neither counts it as a failed test nor
 // exits non-zero, so the run is judged from the TAP lines as well.

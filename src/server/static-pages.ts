@@ -16,6 +16,12 @@ export const WEB_ROOT = fileURLToPath(new URL('../../src/web/', import.meta.url)
 /** Swagger UI's prebuilt files, served as they ship, under /docs/swagger-ui/. */
 const SWAGGER_UI_ROOT = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
+/**
+ * The typed client's main entry as browser modules (`npm run build`, scripts/build-web-client.mjs):
+ * the console opens its event sockets through it. From src/server and dist/server alike.
+ */
+export const WEB_CLIENT_ROOT = fileURLToPath(new URL('../../dist/web-client/', import.meta.url));
+
 /** Public URL prefix → folder of src/web (or an absolute folder). The pages authenticate only when they call the APIs. */
 export const WEB_MOUNTS: readonly { prefix: string; folder: string }[] = [
   { prefix: '/docs/swagger-ui/', folder: SWAGGER_UI_ROOT },
@@ -24,6 +30,7 @@ export const WEB_MOUNTS: readonly { prefix: string; folder: string }[] = [
   { prefix: '/api/browser/', folder: 'browser' },
   { prefix: '/api/wstool/', folder: 'wstool' },
   { prefix: '/console/', folder: 'console' },
+  { prefix: '/client/', folder: WEB_CLIENT_ROOT },
   { prefix: '/assets/', folder: 'assets' },
 ];
 

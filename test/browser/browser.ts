@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Config } from '../../src/server/config.js';
+import { ROOT } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -37,7 +39,19 @@ export interface BrowserFixture {
   close(): Promise<void>;
 }
 
-export async function browserFixture(overrides: Partial<Config> = {}): Promise<BrowserFixture> {
+/** The console imports the typed client from /client/: built when missing or stale. */
+function ensureWebClient(): void {
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-web-client.mjs'), '--if-stale', '--quiet'], {
+    stdio: 'inherit',
+  });
+}
+
+export async function browserFixture(
+  overrides: Partial<Config> = {},
+  /** Console errors a test causes on purpose (a server stopped under the page, say). */
+  expectedErrors?: RegExp,
+): Promise<BrowserFixture> {
+  ensureWebClient();
   const server = await startTestServer(overrides);
   let browser: Browser;
   try {
@@ -62,7 +76,8 @@ export async function browserFixture(overrides: Partial<Config> = {}): Promise<B
       page.on('console', (m) => {
         if (
           m.type() === 'error' &&
-          !/status of 4\d\d|Failed to load resource|Unexpected response code: 4\d\d/.test(m.text())
+          !/status of 4\d\d|Failed to load resource|Unexpected response code: 4\d\d/.test(m.text()) &&
+          !expectedErrors?.test(m.text())
         )
           errors.push(`${path}: ${m.text()}`);
       });

@@ -1,42 +1,17 @@
-// The typed client's built ESM JavaScript in a browser page, as the console would load it: built
-// here with tsc from packages/client, served by the page's own origin (a route of the page), and
+// The typed client's built ESM JavaScript in a browser page, as the console loads it: built from
+// packages/client (scripts/build-web-client.mjs), served by the server under /client/, and
 // imported with nothing else. It must open the voice socket with the page's WebSocket (the Basic
 // credentials as a subprotocol, docs/browser-tools.md), and resume by itself after the server
 // dropped it: the events sent into the dropped connection arrive once, in order.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ROOT } from '../helpers/cli.js';
 import { presence } from '../helpers/resume.js';
 import { dropServerSockets, type ServerSocket, trackSockets } from '../api/client/client-helpers.js';
 import { type BrowserFixture, browserFixture } from './browser.js';
 
-const run = promisify(execFile);
-/** Where the page finds the client: any path of the server's origin will do. */
-const CLIENT_PATH = '/typed-client/';
-
-/** packages/client's main entry as ESM JavaScript, without declarations: the folder of index.js. */
-async function buildClient(work: string): Promise<string> {
-  const config = join(work, 'tsconfig.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: join(ROOT, 'tsconfig.json'),
-      compilerOptions: { rootDir: ROOT, outDir: join(work, 'out'), sourceMap: false, declaration: false },
-      include: [],
-      files: [join(ROOT, 'packages/client/src/index.ts')],
-    }),
-  );
-  await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return join(work, 'out/packages/client/src');
-}
+/** Where the server serves the client's build (scripts/build-web-client.mjs, static-pages.ts). */
+const CLIENT_PATH = '/client/';
 
 interface PageState {
   events: { sequence: number; subscriptionSetId: string }[];
@@ -47,30 +22,17 @@ describe('the typed client in a browser page', () => {
   let fx: BrowserFixture;
   let sockets: ServerSocket[];
   let page: Page;
-  const work = mkdtempSync(join(tmpdir(), 'sb-web-client-'));
 
   before(async () => {
-    const built = await buildClient(work);
     fx = await browserFixture();
     sockets = trackSockets(fx.server);
     page = await fx.page('/healthz');
-    await page.route(`**${CLIENT_PATH}**`, (route) => {
-      const file = new URL(route.request().url()).pathname.slice(CLIENT_PATH.length);
-      let body: string;
-      try {
-        body = readFileSync(join(built, file), 'utf8');
-      } catch {
-        return route.fulfill({ status: 404, body: 'not found' });
-      }
-      return route.fulfill({ status: 200, contentType: 'text/javascript', body });
-    });
   });
   after(async () => {
     await page?.evaluate(() =>
       (globalThis as unknown as { client?: { close(): Promise<void> } }).client?.close(),
     );
     await fx?.close();
-    rmSync(work, { recursive: true, force: true });
   });
 
   const state = () => page.evaluate(() => (globalThis as unknown as { state: PageState }).state);

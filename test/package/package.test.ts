@@ -115,6 +115,16 @@ const ANSWERS: { name: string; check(s: Served): Promise<void> }[] = [
       assert.deepEqual(cors, [], 'an origin not listed gets no CORS header');
     },
   },
+  {
+    name: 'the typed client for the console',
+    async check({ base }) {
+      // The console imports it (src/web/console/sources.js): built by `npm run build`, packed in dist.
+      const res = await fetch(`${base}/client/index.js`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/javascript/);
+      assert.match(await res.text(), /export \{ VoiceClient \}/);
+    },
+  },
 ];
 
 /** Prometheus text format: HELP and TYPE lines, and samples of the declared families only. */
@@ -242,6 +252,8 @@ describe('the packed package, built by the Dockerfile', { timeout: 30 * 60_000 }
     const files = stdout.split('\n');
     assert.ok(files.includes('package/dist/cli/main.js'));
     assert.ok(files.includes('package/src/web/console/index.html'));
+    assert.ok(files.includes('package/dist/web-client/voice/voice-event-stream.js'));
+    assert.ok(!files.includes('package/dist/web-client/testing.js'), 'the Node-only entry is not for pages');
     assert.deepEqual(
       files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
       [],

@@ -294,16 +294,19 @@ async function selectTenant(tenantId) {
   ccTenantUuid =
     (tenants.json?.items ?? []).find((t) => Number(t.platform_tenant_id) === tenantId)?.uuid ?? null;
   await loadTenantStatics();
+  // A stream that could not resume (its grace period passed) missed events: read everything again.
+  const onResync = () => scheduleRefresh(0);
   stopSockets = [
-    src.voiceEvents(
-      tenantId,
-      (msg) => onEvent('voice', msg),
-      (text) => onSocketStatus('voice', text),
-    ),
-    src.ccEvents(
-      (msg) => onEvent('cc', msg),
-      (text) => onSocketStatus('cc', text),
-    ),
+    src.voiceEvents(tenantId, {
+      onEvent: (msg) => onEvent('voice', msg),
+      onStatus: (text) => onSocketStatus('voice', text),
+      onResync,
+    }),
+    src.ccEvents({
+      onEvent: (msg) => onEvent('cc', msg),
+      onStatus: (text) => onSocketStatus('cc', text),
+      onResync,
+    }),
   ];
   await refresh();
 }

@@ -1,37 +1,80 @@
 // Where the console reads and acts: /sim/v1 (telco admin), the voice API (tenant admin, Basic)
-// and the contact-center API (tenant admin, Bearer), plus both event sockets.
-import { basicAuth, call, explainClose, openVoiceSocket, wsUrl } from '/assets/tools.js';
+// and the contact-center API (tenant admin, Bearer), plus both event sockets through the typed
+// client, which resumes them after a drop or a restart.
+import { basicAuth, call, explainClose } from '/assets/tools.js';
+import { CcClient, VoiceClient } from '/client/index.js';
 
-/** Seconds between attempts to reopen a socket that closed on its own (a restart, say). */
+/** The product token the typed client puts before its own. */
+const application = 'switchboard-console';
+
+/** Seconds between attempts to open a stream again after the client gave up on it. */
 const RETRY_SECONDS = [1, 2, 4, 8, 15];
 
+const reason = (e) => e?.message ?? String(e);
+/** Bad credentials: trying again would only count toward the lock-out. */
+const isFinal = (e) => e?.status === 401 || e?.status === 403;
+
 /**
- * Keeps a socket open until `stop` is called: `open(onClosed)` opens one and calls
- * `onClosed(opened)` when it ends. A socket that had opened starts the back-off again.
+ * Follows one event stream of the typed client (served under /client/). The client reconnects
+ * and resumes by itself (docs/events.md): after a resume the missed events arrive as events, once;
+ * when it could not resume (the grace period passed), `onResync` reads the state again. Only a
+ * stream the client gave up on, or a first connection that failed, is opened again here.
+ * `open(stream)` subscribes on the new stream; `onStatus(text, ok)` reports.
  */
-function keepOpen(open, onStatus, name) {
+function follow(name, makeClient, open, { onEvent, onStatus, onResync, connectedText }) {
   let stopped = false;
-  let current = null;
-  let attempt = 0;
+  let client = null;
   let timer = null;
-  const connect = () => {
-    if (stopped) return;
-    current = open((opened, ev) => {
-      if (stopped) return;
-      if (opened) attempt = 0;
-      const wait = RETRY_SECONDS[Math.min(attempt++, RETRY_SECONDS.length - 1)];
-      onStatus(
-        `${name}: closed (${ev.code}). ${explainClose(ev.code, ev.reason)} Reconnecting in ${wait} s…`,
-        false,
-      );
-      timer = setTimeout(connect, wait * 1000);
-    });
+  let attempt = 0;
+  const retry = (why) => {
+    const wait = RETRY_SECONDS[Math.min(attempt++, RETRY_SECONDS.length - 1)];
+    onStatus(`${name}: ${why} Retrying in ${wait} s…`, false);
+    timer = setTimeout(begin, wait * 1000);
   };
-  connect();
+  const begin = async () => {
+    if (stopped) return;
+    const current = (client = makeClient());
+    try {
+      const stream = await current.events();
+      stream.on('event', (event) => onEvent(event));
+      stream.on('disconnected', ({ code, reason: why }) =>
+        onStatus(`${name}: closed (${code}). ${explainClose(code, why)} Reconnecting…`, false),
+      );
+      stream.on('connected', ({ resumed }) => {
+        onStatus(
+          resumed
+            ? `${connectedText} (resumed: the missed events followed)`
+            : `${connectedText} (could not resume: the state was read again)`,
+          true,
+        );
+        if (!resumed) onResync();
+      });
+      stream.on('error', (error, set) => {
+        if (set !== undefined) return onStatus(`${name}: ${reason(error)}`, false);
+        if (stopped || client !== current) return;
+        void current.close();
+        if (isFinal(error)) onStatus(`${name}: refused (${reason(error)}): check the tenant user`, false);
+        else retry(`the connection was given up (${reason(error)}).`);
+      });
+      await open(stream);
+    } catch (error) {
+      await current.close().catch(() => {});
+      if (stopped) return;
+      if (isFinal(error))
+        return onStatus(`${name}: refused (${reason(error)}): check the tenant user`, false);
+      return retry(`could not connect (${reason(error)}).`);
+    }
+    if (stopped) return void current.close();
+    // A stream opened anew (not resumed) may have missed events: read the state again.
+    if (attempt > 0) onResync();
+    attempt = 0;
+    onStatus(connectedText, true);
+  };
+  void begin();
   return () => {
     stopped = true;
     clearTimeout(timer);
-    current?.close(1000, 'console closed');
+    void client?.close();
   };
 }
 
@@ -75,93 +118,29 @@ export function createSources({ simUser, simPass, tenantUser, tenantPass }) {
     );
   }
 
-  /** Voice events for ALL accounts of the tenant: socket, set, subscriptions. onEvent(frame). */
-  // A refused upgrade (the previous socket of this user not yet closed) and a restart are retried.
-  function voiceEvents(tenantId, onEvent, onStatus) {
-    return keepOpen(
-      (onClosed) => subscribeAll(tenantId, onEvent, onStatus, onClosed),
-      onStatus,
+  /**
+   * Voice events for ALL calls, presence and park locations of the tenant, through the typed
+   * client's socket: one subscription set, which the client keeps across reconnects.
+   */
+  function voiceEvents(tenantId, hooks) {
+    return follow(
       'voice events',
+      () =>
+        new VoiceClient({ url: location.origin, username: tenantUser, password: tenantPass, application }),
+      (stream) =>
+        stream.subscribe({ calls: ['ALL'], presence: [`ALL_USERS@${tenantId}`], parkLocations: 'all' }),
+      { ...hooks, connectedText: 'voice events: subscribed to ALL' },
     );
   }
 
-  function subscribeAll(tenantId, onEvent, onStatus, onClose) {
-    const ws = openVoiceSocket(tenantUser, tenantPass);
-    let opened = false;
-    let keepAlive = null;
-    ws.onmessage = async (m) => {
-      let msg;
-      try {
-        msg = JSON.parse(String(m.data));
-      } catch {
-        return;
-      }
-      if (msg.webSocketId) {
-        const set = await voice('POST', `/api/v1/subscriptions/ws/${msg.webSocketId}/subscriptionsets`);
-        const href = set.json?._links?.self?.href;
-        if (!href) return onStatus(`voice events: no subscription set (${set.status})`, false);
-        const results = await Promise.all([
-          voice('PUT', `${href}/calleventaccounts`, { eventAccounts: ['ALL'] }),
-          voice('PUT', `${href}/presenceeventaccounts`, { eventAccounts: [`ALL_USERS@${tenantId}`] }),
-          voice('PUT', `${href}/parklocationeventaccounts`, { scope: 'all' }),
-        ]);
-        const ok = results.every((r) => r.ok);
-        onStatus(
-          ok
-            ? 'voice events: subscribed to ALL'
-            : `voice events: subscribing failed (${results.map((r) => r.status).join(', ')})`,
-          ok,
-        );
-      } else if (msg.event) onEvent(msg);
-    };
-    ws.onopen = () => {
-      opened = true;
-      keepAlive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('keepalive'), 30_000);
-    };
-    ws.onclose = (ev) => {
-      clearInterval(keepAlive);
-      onClose(opened, ev);
-    };
-    return ws;
-  }
-
-  /** Contact-center events: connect with the tenant admin's token (a new one after a refusal). */
-  function ccEvents(onEvent, onStatus) {
-    return keepOpen((onClosed) => ccSocket(onEvent, onStatus, onClosed), onStatus, 'contact-center events');
-  }
-
-  function ccSocket(onEvent, onStatus, onClosed) {
-    const ws = new WebSocket(wsUrl('/6/v2/sock'));
-    let opened = false;
-    ws.onopen = async () => {
-      ccToken ??= await token(tenantUser, tenantPass);
-      if (!ccToken) {
-        onStatus('contact-center events: no token (check the tenant user)', false);
-        return ws.close(1000, 'no token');
-      }
-      ws.send(JSON.stringify({ request: 'connect', token: ccToken }));
-    };
-    ws.onmessage = (m) => {
-      let msg;
-      try {
-        msg = JSON.parse(String(m.data));
-      } catch {
-        return;
-      }
-      if (msg.response === 'connect') {
-        opened = msg.success;
-        if (!msg.success) {
-          ccToken = null;
-          ws.close(1000, 'refused');
-        }
-        onStatus(
-          msg.success ? 'contact-center events: connected' : 'contact-center events: refused',
-          msg.success,
-        );
-      } else if (msg.event) onEvent(msg);
-    };
-    ws.onclose = (ev) => onClosed(opened, ev);
-    return ws;
+  /** Contact-center events of the tenant admin's tenant (the client logs in with the password grant). */
+  function ccEvents(hooks) {
+    return follow(
+      'contact-center events',
+      () => new CcClient({ url: location.origin, username: tenantUser, password: tenantPass, application }),
+      () => {},
+      { ...hooks, connectedText: 'contact-center events: connected' },
+    );
   }
 
   return { sim, voice, cc, tenantNames, voiceEvents, ccEvents };
