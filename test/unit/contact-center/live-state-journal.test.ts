@@ -170,4 +170,29 @@ describe('live state journal', () => {
     );
     await assert.rejects(j.write(record('c3', 1002)), /closed/);
   });
+
+  test('release writes what is pending under the lease that ended, then forgets the tenant', async () => {
+    let owned = true;
+    const { j, s, w, errors } = journal(() => (owned ? { nodeId: 'n', epoch: 3 } : undefined));
+    w.agents.set('101', 'Break');
+    j.agentChanged(1001, '101');
+    const kept = j.write(record('c1'));
+    owned = false; // the membership says so before its listeners hear it
+    await j.release(1001, { nodeId: 'n', epoch: 3 });
+    await kept;
+    assert.deepEqual(
+      s.batches.map((b) => [b.tenantId, b.lease, b.agents.length, b.records.length]),
+      [[1001, { nodeId: 'n', epoch: 3 }, 1, 1]],
+    );
+    // Refused under the ended lease (another node holds the tenant): reported, records fail, nothing kept.
+    s.failWith(new Error('stale'));
+    j.agentChanged(1001, '101');
+    const refused = j.write(record('c2'));
+    await j.release(1001, { nodeId: 'n', epoch: 3 });
+    await assert.rejects(refused, /stale/);
+    assert.equal(errors.length, 1);
+    s.failWith(undefined);
+    await j.flush();
+    assert.equal(s.batches.length, 1, 'nothing of the tenant is pending after its release');
+  });
 });
