@@ -1,3 +1,8 @@
+/**
+ * The owner's live-state journal (docs/cluster.md, Failover): what keeps live calls and agent
+ * states durable without a database write on any command's path, and writes call records with the
+ * removal of their rows. See the class for how.
+ */
 import type { CallRecord } from '../store/call-records.js';
 import type {
   AgentStateRow,

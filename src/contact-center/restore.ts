@@ -1,3 +1,7 @@
+/**
+ * The contact center's side of a takeover (docs/cluster.md, Failover): its calls and agents put
+ * back from what a previous owner left. See the class.
+ */
 import type { AgentRecord } from './agent-book.js';
 import { CcCall, type DurableCcCall } from './cc-call.js';
 import type { CcContext } from './context.js';
