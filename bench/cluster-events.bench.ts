@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
+import { exitUnlessClusterServices } from './cluster-services.js';
 import type WebSocket from 'ws';
 import {
   basicHeader,
@@ -45,26 +46,7 @@ const NATS = process.env.SB_BENCH_NATS ?? 'nats://127.0.0.1:4222';
 const EXTRA_P99_MS = 2;
 
 // Without NATS or PostgreSQL there is nothing to measure: said in one line (a failure under CI).
-const missing = await Promise.all([
-  connect({ servers: NATS, timeout: 2_000, reconnect: false }).then(
-    (nc) => nc.close().then(() => undefined),
-    () => `no NATS at ${NATS}`,
-  ),
-  (async () => {
-    const c = new pg.Client({ connectionString: PG, connectionTimeoutMillis: 2_000 });
-    try {
-      await c.connect();
-      await c.end();
-      return undefined;
-    } catch {
-      return `no PostgreSQL at ${PG}`;
-    }
-  })(),
-]).then((r) => r.filter(Boolean).join(', '));
-if (missing) {
-  console.log(`cluster-events skipped: ${missing}`);
-  process.exit(process.env.CI && process.env.CI !== 'false' ? 1 : 0);
-}
+await exitUnlessClusterServices('cluster-events', PG, NATS);
 
 const report = new Report('cluster-events');
 const step = (m: string) => process.stderr.write(`[cluster-events] ${m}\n`);

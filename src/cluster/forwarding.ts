@@ -55,6 +55,9 @@ const MARK = 'x-switchboard-forwarded';
 const FORWARDED = Symbol('forwarded');
 /** How often the ownership is looked at again while it settles. */
 const SETTLE_POLL_MS = 25;
+/** How long a node that lost the tenant while it had a request may still answer it. */
+const LOST_GRACE_MS = 300;
+class OwnerLost extends Error {}
 /** The longest a request for every node waits for their answers. */
 const ALL_WAIT_MS = 2_000;
 
@@ -161,7 +164,13 @@ export class Forwarding implements Placement {
       if (membership.owns(target)) return false;
       const owner = membership.ownerOf(target);
       const answer =
-        owner === undefined ? undefined : await this.ask(forwardSubject(this.opts.prefix, owner), frame);
+        owner === undefined
+          ? undefined
+          : await this.ask(
+              forwardSubject(this.opts.prefix, owner),
+              frame,
+              () => membership.ownerOf(target) !== owner,
+            );
       if (answer && this.answer(reply, answer)) return true;
       // No owner yet, or it moved or went away: wait for the ownership to settle.
       if (Date.now() >= settleBy) {
@@ -213,12 +222,38 @@ export class Forwarding implements Placement {
     return true;
   }
 
-  /** Sends the request to `subject`; undefined when no node listens there (it is gone). */
-  private async ask(subject: string, frame: Uint8Array) {
+  /**
+   * Sends the request to `subject`; undefined when no node listens there (it is gone). `lost`
+   * says the node asked no longer runs what the request concerns (its lease lapsed: it died with
+   * the request in hand, before NATS saw it go); the answer is then waited for only LOST_GRACE_MS
+   * more, so the client hears 503 about when the takeover happens, not after the whole time-out.
+   */
+  private async ask(subject: string, frame: Uint8Array, lost?: () => boolean) {
+    let watch: NodeJS.Timeout | undefined;
     try {
-      const msg = await this.opts.nats.request(subject, frame, { timeout: this.timeoutMs });
+      const request = this.opts.nats.request(subject, frame, { timeout: this.timeoutMs });
+      // Given up on when the node is lost: its own time-out must not surface as unhandled.
+      if (lost) request.catch(() => {});
+      const msg = lost
+        ? await Promise.race([
+            request,
+            new Promise<never>((_, reject) => {
+              let lostAt: number | undefined;
+              watch = setInterval(() => {
+                if (lostAt === undefined && lost()) lostAt = Date.now();
+                if (lostAt !== undefined && Date.now() - lostAt >= LOST_GRACE_MS) reject(new OwnerLost());
+              }, SETTLE_POLL_MS);
+            }),
+          ])
+        : await request;
       return decodeFrame<AnswerHead>(msg.data);
     } catch (e) {
+      if (e instanceof OwnerLost) {
+        throw unavailable(
+          'OWNER_LOST',
+          'The node running the request went away before it answered; the request may have run.',
+        );
+      }
       if (e instanceof RequestError && e.isNoResponders()) return undefined;
       if (e instanceof TimeoutError) {
         throw unavailable(
@@ -228,6 +263,8 @@ export class Forwarding implements Placement {
       }
       this.opts.log.warn({ err: e, subject }, 'forwarding a request failed');
       throw unavailable('OWNER_UNREACHABLE', 'The node running the request cannot be reached now.');
+    } finally {
+      clearInterval(watch);
     }
   }
 

@@ -81,6 +81,22 @@ describe('forwarding within bounds', { skip }, () => {
     }
   });
 
+  test('an owner that dies with the request in hand: 503 OWNER_LOST once its lease lapses, not after the time-out', async () => {
+    // 'dying' takes the request and never answers; then its lease lapses (another owner appears).
+    const dying = await b.nats.subscribe(`${cluster().prefix}.node.dying.http`, { callback: () => {} });
+    try {
+      await b.membership.assign(1002, 'dying');
+      await a.membership.assign(1002, 'dying');
+      setTimeout(() => void a.membership.assign(1002, 'successor'), 200);
+      const r = await call(a, GRACE, '200@1002', '201');
+      assert.equal(r.status, 503);
+      assert.equal(r.headers.get('retry-after'), '1');
+      assert.equal(((await r.json()) as { errorCode: string }).errorCode, 'OWNER_LOST');
+    } finally {
+      dying.unsubscribe();
+    }
+  });
+
   test('an owner that is gone: 503 once the ownership did not settle, in each API’s shape', async () => {
     await b.membership.assign(1001, 'gone');
     const started = Date.now();

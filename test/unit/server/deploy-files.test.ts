@@ -1,4 +1,4 @@
-// The Dockerfile and the compose file configure the server only through variables it knows: a
+// The Dockerfile and the compose files configure the server only through variables it knows: a
 // renamed option or a typo would otherwise be ignored silently inside the container.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { readStages } from '../../helpers/dockerfile.js';
 
 const known = new Set(OPTIONS.map((o) => o.env));
 
-for (const file of ['Dockerfile', 'compose.yaml']) {
+for (const file of ['Dockerfile', 'compose.yaml', 'compose.cluster.yaml']) {
   test(`${file} names only SWITCHBOARD_* variables the server reads`, () => {
     const text = readFileSync(join(ROOT, file), 'utf8');
     const named = [...new Set(text.match(/SWITCHBOARD_[A-Z_]+/g) ?? [])];

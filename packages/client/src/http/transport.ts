@@ -1,5 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RequestLimiter } from './request-limiter.js';
+
+/** No node:timers here: the client also runs in a browser page. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface TransportOptions {
   /** The server's base address, e.g. `http://127.0.0.1:8080`. */
@@ -54,7 +56,8 @@ export class HttpTransport {
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.limiter = new RequestLimiter(options.maxInFlight ?? 3);
-    this.fetchImpl = options.fetch ?? fetch;
+    // Called through a function of its own: a browser's fetch must be called on the window.
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
   get userAgent(): string {

@@ -2,15 +2,15 @@ export type TemplateValue = string | number | boolean | undefined | null;
 export type TemplateVars = Record<string, TemplateValue>;
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
+/** TextEncoder, not Buffer: the client also runs in a browser page. */
+const UTF8 = new TextEncoder();
 
 /** RFC 6570 simple-string encoding: every character but the unreserved ones is percent-encoded. */
 function encode(value: string): string {
   let out = '';
   for (const ch of value) {
     if (UNRESERVED.test(ch)) out += ch;
-    else
-      for (const byte of Buffer.from(ch, 'utf8'))
-        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else for (const byte of UTF8.encode(ch)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

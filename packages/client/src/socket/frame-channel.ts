@@ -1,32 +1,10 @@
-import WebSocket from 'ws';
 import { SwitchboardError } from '../errors.js';
+import { openBrowserSocket } from './browser-socket.js';
+import { openNodeSocket } from './node-socket.js';
+import { type CloseInfo, inBrowser, type RawSocket } from './raw-socket.js';
 
-export interface CloseInfo {
-  code: number;
-  reason: string;
-}
-
-/** The server answered the upgrade with an HTTP status instead of 101. */
-export class UpgradeRefusedError extends SwitchboardError {
-  override name = 'UpgradeRefusedError';
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    readonly text: string,
-    readonly retryAfterSeconds: number | undefined,
-  ) {
-    super(`WebSocket upgrade to ${url} refused: ${status} ${text.slice(0, 200)}`);
-  }
-
-  /** The answer body as JSON, when it is. */
-  json(): unknown {
-    try {
-      return JSON.parse(this.text);
-    } catch {
-      return undefined;
-    }
-  }
-}
+export type { CloseInfo } from './raw-socket.js';
+export { UpgradeRefusedError } from './upgrade-refused.js';
 
 /** No frame the handshake waits for arrived in time, or the socket closed first. */
 export class HandshakeError extends SwitchboardError {
@@ -44,50 +22,37 @@ export class FrameChannel {
   private listener: ((text: string) => void) | undefined;
   private isClosed = false;
 
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data, isBinary) => this.deliver(isBinary ? data.toString() : String(data)));
-    this.closed = new Promise((resolve) => {
-      ws.once('close', (code, reason) => {
-        this.isClosed = true;
-        this.waiter?.(null);
-        resolve({ code, reason: reason.toString() });
-      });
-    });
-    // After the open, errors are followed by 'close', which is what the owner watches.
-    ws.on('error', () => {});
+  private ws: RawSocket | undefined;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  private constructor() {
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 
-  /** Opens `url` (ws: or wss:) with the given upgrade headers; rejects on any refusal. */
-  static open(url: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<FrameChannel> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers, handshakeTimeout: timeoutMs });
-      const channel = new FrameChannel(ws);
-      ws.once('unexpected-response', (req, res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const after = res.headers['retry-after'];
-          const seconds = typeof after === 'string' && /^\d+$/.test(after) ? Number(after) : undefined;
-          reject(
-            new UpgradeRefusedError(url, res.statusCode ?? 0, Buffer.concat(chunks).toString(), seconds),
-          );
-          req.destroy();
-        });
-      });
-      ws.once('error', reject);
-      ws.once('open', () => {
-        ws.off('error', reject);
-        resolve(channel);
-      });
+  /**
+   * Opens `url` (ws: or wss:) with the given upgrade headers; rejects on any refusal. In a browser
+   * page through its WebSocket (credentials as a subprotocol), elsewhere through `ws`.
+   */
+  static async open(url: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<FrameChannel> {
+    const channel = new FrameChannel();
+    const open = inBrowser() ? openBrowserSocket : openNodeSocket;
+    channel.ws = await open(url, headers, timeoutMs, {
+      message: (text) => channel.deliver(text),
+      close: (info) => {
+        channel.isClosed = true;
+        channel.waiter?.(null);
+        channel.resolveClosed(info);
+      },
     });
+    return channel;
   }
 
   get open(): boolean {
-    return !this.isClosed && this.ws.readyState === WebSocket.OPEN;
+    return !this.isClosed && this.ws!.isOpen;
   }
 
   send(text: string): void {
-    if (this.open) this.ws.send(text);
+    if (this.open) this.ws!.send(text);
   }
 
   /** The next frame not yet taken (handshakes); rejects after `timeoutMs` or on close. */
@@ -117,8 +82,8 @@ export class FrameChannel {
   }
 
   close(code = 1000, reason = ''): void {
-    if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
-    else if (this.ws.readyState === WebSocket.OPEN) this.ws.close(code, reason);
+    if (this.ws!.isConnecting) this.ws!.terminate();
+    else if (this.ws!.isOpen) this.ws!.close(code, reason);
   }
 
   /**
@@ -128,7 +93,7 @@ export class FrameChannel {
    */
   async shutdown(code: number, reason: string, timeoutMs: number): Promise<CloseInfo> {
     this.close(code, reason);
-    const timer = setTimeout(() => this.ws.terminate(), timeoutMs);
+    const timer = setTimeout(() => this.ws!.terminate(), timeoutMs);
     timer.unref?.();
     try {
       return await this.closed;

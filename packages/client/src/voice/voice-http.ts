@@ -9,7 +9,12 @@ export interface VoiceCredentials {
 }
 
 export function basicAuthorization({ username, password }: VoiceCredentials): string {
-  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  return `Basic ${base64Utf8(`${username}:${password}`)}`;
+}
+
+/** Base64 of the UTF-8 bytes (btoa, not Buffer: the client also runs in a browser page). */
+export function base64Utf8(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 }
 
 function isProblem(body: unknown): body is Problem {
