@@ -24,8 +24,9 @@ const config = { ...DEFAULTS, port: 0, host: '127.0.0.1', logLevel: 'warn', cloc
 const server = await startServer(config, pino({ level: 'warn' }), {
   target: { kind: 'postgres', url: pgUrl, schema },
   standIn: true,
-  extend: (runtime) => {
+  extend: async (runtime) => {
     runtime.membership = membership;
+    await membership.bindLeases(runtime.db);
     return composeForwarding(runtime, { nats, prefix, clusterSize: () => Number(size) });
   },
 });

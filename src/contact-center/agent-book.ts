@@ -38,6 +38,16 @@ export class AgentBook {
     return this.agents.get(key(tenantId, ext));
   }
 
+  /** An agent's state as a previous owner of the tenant left it (failover). */
+  restore(a: AgentRecord): void {
+    this.agents.set(key(a.tenantId, a.ext), { ...a });
+  }
+
+  /** The tenant is no longer run here. */
+  forgetTenant(tenantId: number): void {
+    for (const [k, a] of this.agents) if (a.tenantId === tenantId) this.agents.delete(k);
+  }
+
   all(): AgentRecord[] {
     return [...this.agents.values()];
   }

@@ -114,6 +114,21 @@ export class AgentStates {
       .map((e) => e.ext);
   }
 
+  /** An agent's state as the tenant's previous owner left it (failover): no event. */
+  restore(a: AgentRecord): void {
+    this.book.restore(a);
+  }
+
+  /** The agents of a tenant this node no longer runs are forgotten (no events). */
+  forgetTenant(tenantId: number): void {
+    this.book.forgetTenant(tenantId);
+  }
+
+  /** The tenant's agents that have a state here. */
+  ofTenant(tenantId: number): AgentRecord[] {
+    return this.book.all().filter((a) => a.tenantId === tenantId);
+  }
+
   /** Back to the demo state: every agent signed in again, records forgotten (created Ready on next use). */
   reset(): void {
     for (const a of this.book.all()) {

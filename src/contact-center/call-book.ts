@@ -35,7 +35,8 @@ export class CallBook {
     this.byTenant.clear();
   }
 
-  private ofTenant(tenantId: number): CcCall[] {
+  /** The tenant's calls, ended or not. */
+  ofTenant(tenantId: number): CcCall[] {
     return [...(this.byTenant.get(tenantId)?.values() ?? [])];
   }
 

@@ -6,6 +6,26 @@ type Init = Pick<
   'smdrCallId' | 'tenantId' | 'direction' | 'calling' | 'called' | 'startedAt' | 'acdExt' | 'outboundQueueId'
 >;
 
+/** A call's whole state as plain data (JSON). */
+export type DurableCcCall = Pick<
+  CcCall,
+  | 'status'
+  | 'agentExt'
+  | 'agentName'
+  | 'queuedAt'
+  | 'answeredAt'
+  | 'endedAt'
+  | 'waitMs'
+  | 'holdMs'
+  | 'holdStart'
+  | 'recordingType'
+  | 'isSuppressed'
+  | 'timeline'
+  | 'recordings'
+  | 'endReason'
+  | 'missedBy'
+> & { init: Init };
+
 /**
  * One contact-center call: its place in the queue, its timeline, recordings and suppression.
  *
@@ -22,7 +42,7 @@ export class CcCall {
   endedAt?: number;
   waitMs = 0;
   holdMs = 0;
-  private holdStart?: number;
+  holdStart?: number;
   recordingType: CcCallSnapshot['recordingType'] = 'None';
   isSuppressed = false;
   readonly timeline: TimelineEntry[] = [];
@@ -142,6 +162,29 @@ export class CcCall {
       startAt: at,
       markers: [],
     });
+  }
+
+  /** Everything this call holds, for the database (failover; see `restore`). */
+  durable(): DurableCcCall {
+    const { timeline: _t, recordings: _r, missedBy: _m, init, ...fields } = this;
+    return {
+      ...fields,
+      init: { ...init },
+      timeline: this.timeline.map((t) => ({ ...t })),
+      recordings: this.recordings.map((r) => ({ ...r, markers: r.markers.map((m) => ({ ...m })) })),
+      missedBy: [...this.missedBy],
+    };
+  }
+
+  /** The call again, as `durable` wrote it. */
+  static restore(d: DurableCcCall): CcCall {
+    const call = new CcCall({ ...d.init }, d.status);
+    const { init: _i, timeline, recordings, missedBy, ...fields } = d;
+    Object.assign(call, fields);
+    call.timeline.push(...timeline);
+    call.recordings.push(...recordings);
+    call.missedBy.push(...missedBy);
+    return call;
   }
 
   snapshot(now: number): CcCallSnapshot {

@@ -6,18 +6,22 @@ import type { Db } from '../store/database.js';
 import { type TextCounts, TextCounterStore } from '../store/text-counters.js';
 import type { SwitchFact } from '../switch/switch-facts.js';
 import type { CallRecordData } from '../switch/types.js';
+import type { AgentRecord } from './agent-book.js';
 import { AgentStates } from './agents.js';
 import { CallBook } from './call-book.js';
 import { CallControl } from './call-control.js';
+import type { DurableCcCall } from './cc-call.js';
 import { type CallRecordWriter, CallRecords } from './call-records.js';
 import { CcEvents } from './cc-events.js';
 import type { CcContext } from './context.js';
 import { Dialing } from './dial.js';
+import type { LiveStateSink } from './live-state-sink.js';
 import { Distribution } from './distribution.js';
 import { SwitchFactHandlers } from './fact-handlers.js';
 import { Offers } from './offers.js';
 import { QueueCalls } from './queue-calls.js';
 import { QueueStatistics } from './queue-stats.js';
+import { Restorer } from './restore.js';
 import type { AcdSwitch } from './switch-port.js';
 import type { AgentSnapshot, CcCallSnapshot, CcEvent, QueueStats } from './types.js';
 
@@ -31,6 +35,8 @@ export interface ContactCenterDeps {
   publish: (event: CcEvent) => void;
   /** A record that could not be written (default: console). */
   onRecordError?: (err: unknown, smdrCallId: string) => void;
+  /** Told of every change of a live call or an agent's state, to keep them durable (failover). */
+  liveState?: LiveStateSink;
 }
 
 /**
@@ -48,13 +54,22 @@ export class ContactCenter {
   private readonly records: CallRecords;
   private readonly facts: SwitchFactHandlers;
   private readonly texts: TextCounterStore;
+  private readonly restorer: Restorer;
 
   constructor(readonly deps: ContactCenterDeps) {
+    const sink = deps.liveState;
+    const publish = sink
+      ? (e: CcEvent) => {
+          deps.publish(e);
+          if (e.category === 'call') sink.callChanged(e.tenantId, e.data.call.smdrCallId);
+          else if (e.category === 'agent') sink.agentChanged(e.tenantId, e.data.agent.ext);
+        }
+      : deps.publish;
     const parts = {
       directory: deps.directory,
       clock: deps.clock,
       sw: deps.switch,
-      events: new CcEvents(deps.clock, deps.publish),
+      events: new CcEvents(deps.clock, publish),
       calls: new CallBook(),
     } as { -readonly [K in keyof CcContext]: CcContext[K] };
     parts.agents = new AgentStates(parts);
@@ -70,6 +85,7 @@ export class ContactCenter {
     this.records = new CallRecords(deps.callRecords, onRecordError);
     this.facts = new SwitchFactHandlers(parts, this.dialing, this.records);
     this.texts = new TextCounterStore(deps.db);
+    this.restorer = new Restorer(parts);
   }
 
   private get now() {
@@ -83,6 +99,10 @@ export class ContactCenter {
   /** The inbound channel: the switch calls this with each fact, on the fact's tenant queue. */
   hear(fact: SwitchFact): void {
     this.facts.hear(fact);
+    const sink = this.deps.liveState;
+    if (fact.type === 'call') sink?.callChanged(fact.tenantId, fact.smdrCallId);
+    else if (fact.type === 'acd')
+      sink?.callChanged(fact.tenantId, fact.name === 'callQueued' ? fact.call.smdrCallId : fact.smdrCallId);
   }
 
   // ---- agents ----------------------------------------------------------------------------
@@ -189,6 +209,42 @@ export class ContactCenter {
 
   resetTextCounts(tenantId: number): Promise<void> {
     return this.texts.reset(tenantId);
+  }
+
+  // ---- failover: durable state, and a tenant taken over (restore.ts) -------------------------
+
+  /** The contact center's part of a live call, as data; undefined when it holds none. */
+  durableCall(tenantId: number, smdrCallId: string): DurableCcCall | undefined {
+    return this.restorer.durableCall(tenantId, smdrCallId);
+  }
+
+  durableAgent(tenantId: number, ext: string): AgentRecord | undefined {
+    return this.restorer.durableAgent(tenantId, ext);
+  }
+
+  /** Call on the tenant's turn: an agent's state as the previous owner left it, without an event. */
+  restoreAgent(a: AgentRecord): void {
+    this.restorer.agent(a);
+  }
+
+  /** Call on the tenant's turn, before the switch ends the call: it finishes with `reason`. */
+  restoreLostCall(d: DurableCcCall, reason: string): void {
+    this.restorer.lostCall(d, reason);
+  }
+
+  /** Call on the tenant's turn, once the switch has the caller waiting again. */
+  restoreWaitingCall(d: DurableCcCall): void {
+    this.restorer.waitingCall(d);
+  }
+
+  /** Call on the tenant's turn, after restoring: phones, queue states, statistics, distribution. */
+  restored(tenantId: number): void {
+    this.restorer.settle(tenantId);
+  }
+
+  /** The tenant is no longer run here: its calls and agents are forgotten, without events. */
+  forgetTenant(tenantId: number): void {
+    this.restorer.forgetTenant(tenantId);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

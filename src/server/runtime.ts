@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
 import { JetStreamBus } from '../cluster/jetstream-bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
+import { LiveStateJournal } from '../contact-center/live-state-journal.js';
+import { Takeover } from '../contact-center/takeover.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
 import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
@@ -15,6 +17,7 @@ import type { StoredEntity } from '../directory/model.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
+import { LiveStateStore } from '../store/live-state.js';
 import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
@@ -44,6 +47,8 @@ export interface Runtime {
   docs: ApiDocs;
   /** Which tenants this node runs (a standalone server: all of them; docs/cluster.md). */
   membership: Membership;
+  /** Live calls and agent states, durable under the lease; what a lost node left, taken over (failover.ts). */
+  liveState: { store: LiveStateStore; journal: LiveStateJournal; takeover: Takeover };
   /** This process as a node: its id, the guard's hold, and in a cluster the membership (cluster-node.ts). */
   node: Node;
   /** Cluster mode only: the NATS connection, subject prefix and stream the cluster's pieces use. */
@@ -132,17 +137,30 @@ export async function createRuntime(
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
+  // Live state and call records are written by the owner's journal, fenced by its lease (failover).
+  const liveStore = new LiveStateStore(db);
+  const journal = new LiveStateJournal(liveStore, {
+    lease(tenantId) {
+      const epoch = runtime.membership.epochOf(tenantId);
+      return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
+    },
+    now: () => clock.now(),
+    onError: (err, tenantId) => log.error({ err, tenantId }, 'live state write failed'),
+  });
   const contactCenter = new ContactCenter({
     directory,
     clock,
     switch: sw,
     db,
-    callRecords,
+    callRecords: journal,
+    liveState: journal,
     publish: (e) => bus.publish(e),
     onRecordError: (err, smdrCallId) => log.error({ err, smdrCallId }, 'call record write failed'),
   });
   // The contact center's one inbound channel: every switch fact, on the tenant's queue.
   sw.setFactListener((fact) => contactCenter.hear(fact));
+  const takeover = new Takeover(sw, contactCenter, journal);
+  journal.setSource(takeover);
   node.bind({ directory, switch: sw, ids, telemetry });
 
   // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
@@ -164,6 +182,7 @@ export async function createRuntime(
     await callRecords.clear();
     clock.reset();
     await contactCenter.reset();
+    await journal.clear();
     sw.resync();
     for (const h of resetHooks) await h();
   };
@@ -172,7 +191,7 @@ export async function createRuntime(
     await directory.replaceAll(entities);
     await resetTheRest();
   }
-  return {
+  const runtime: Runtime = {
     config,
     log,
     db,
@@ -185,6 +204,7 @@ export async function createRuntime(
     contactCenter,
     docs: new ApiDocs(),
     membership: parts?.membership ?? node.membership,
+    liveState: { store: liveStore, journal, takeover },
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
     ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
@@ -200,6 +220,9 @@ export async function createRuntime(
     },
     async close() {
       try {
+        // Written under the leases, before anything drops a call: live calls stay as rows, and
+        // the next start (or the next owner) ends them with their records.
+        await journal.close();
         sw.reset();
         await contactCenter.recordsWritten();
         await security?.close();
@@ -211,4 +234,5 @@ export async function createRuntime(
       }
     },
   };
+  return runtime;
 }

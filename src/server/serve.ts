@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
 import { checkDemoPasswords, credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
+import { startFailover } from './failover.js';
 import { type ClusterParts, createRuntime, databaseTarget, type Runtime } from './runtime.js';
 // Also for a server embedded in another process (the CLI imports it first thing).
 import './tick-object-map.js';
@@ -59,6 +60,7 @@ export async function startServer(
   if (opts.traffic) runtime.traffic = opts.traffic;
   let app: FastifyInstance | undefined;
   let extension: ServerExtension = {};
+  let stopFailover = () => {};
   let port: number;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const scheme = config.tls ? 'https' : 'http';
@@ -69,12 +71,16 @@ export async function startServer(
     if (extend) extension = await extend(runtime);
     app = await buildApp(runtime);
     await extension.attach?.(app);
+    // What a lost node left: taken over now (standalone, before anyone is served; the APIs and
+    // webhooks hear the `end` of its calls), or on each tenant the membership gains (cluster).
+    stopFailover = await startFailover(runtime);
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();
     port = typeof addr === 'object' && addr ? addr.port : config.port;
     // A cluster node takes its tenants once every part listens for ownership changes.
     await runtime.node.start(`${scheme}://${host}:${port}`);
   } catch (e) {
+    stopFailover();
     await extension.close?.().catch(() => {});
     await app?.close().catch(() => {});
     await runtime.close().catch(() => {});
@@ -90,6 +96,7 @@ export async function startServer(
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
+        stopFailover();
         await extension.close?.();
         await started.close();
         await runtime.close();

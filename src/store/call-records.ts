@@ -1,4 +1,4 @@
-import { type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { normalizeNumber } from '../directory/directory.js';
 import type { Db } from './database.js';
 import type { CallRecordsTable, Database } from './schema.js';
@@ -47,9 +47,10 @@ const BATCH_ROWS = 500;
 export class CallRecordStore {
   constructor(private readonly db: Db) {}
 
-  async write(r: CallRecord): Promise<void> {
+  /** Writes (or rewrites) the record; `into`: a transaction it is part of. */
+  async write(r: CallRecord, into: Kysely<Database> = this.db.kysely): Promise<void> {
     const row = toRow(r);
-    await this.db.kysely
+    await into
       .insertInto('call_records')
       .values(row)
       .onConflict((oc) => oc.column('smdr_call_id').doUpdateSet({ ...row }))

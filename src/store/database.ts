@@ -40,6 +40,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     db: kysely,
     provider: migrationProvider,
     ...(schema ? { migrationTableSchema: schema } : {}),
+    // 0004 was added after 0005 and 0007 had run on some databases: a pending migration whose
+    // name sorts before the last one executed still runs (in name order) instead of failing.
+    // Names are never reused; new ones sort after every existing one (docs/decisions.md).
+    allowUnorderedMigrations: true,
   });
   const { error } = await migrator.migrateToLatest();
   if (error) {

@@ -141,6 +141,33 @@ export interface SocketClaimsTable {
   expires_at: number;
 }
 
+/**
+ * A live call of the tenant's owner, as data (failover, docs/cluster.md): written as the call
+ * changes, removed with its record. `waiting`: 1 for a caller waiting in a queue.
+ */
+export interface LiveCallsTable {
+  tenant_id: number;
+  smdr_call_id: string;
+  owner_node: string;
+  epoch: number;
+  waiting: number;
+  started_at: number;
+  /** JSON: the switch's call (legs, parties, segments) and the contact center's part of it. */
+  data: string;
+  /** The owner's clock when it was written. */
+  updated_at: number;
+}
+
+/** A contact-center agent's state (JSON), as its tenant's owner last wrote it. */
+export interface CcAgentStatesTable {
+  tenant_id: number;
+  ext: string;
+  owner_node: string;
+  epoch: number;
+  data: string;
+  updated_at: number;
+}
+
 export interface Database {
   directory_entities: DirectoryEntitiesTable;
   call_records: CallRecordsTable;
@@ -157,6 +184,8 @@ export interface Database {
   standalone_holder: StandaloneHolderTable;
   auth_failures: AuthFailuresTable;
   socket_claims: SocketClaimsTable;
+  live_calls: LiveCallsTable;
+  cc_agent_states: CcAgentStatesTable;
 }
 
 export type { Generated };

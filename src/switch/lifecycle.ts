@@ -177,7 +177,12 @@ function finishCall(core: Core, call: Call): void {
   const at = core.now();
   const ender = call.lastEnder;
   const by = ender ? call.legs.find((l) => l.party.id === ender)?.party : undefined;
-  segment(core, call, 'disconnected', by ? `Disconnected by ${label(by)}` : 'Disconnected');
+  const text = call.endReason
+    ? `Disconnected (${call.endReason})`
+    : by
+      ? `Disconnected by ${label(by)}`
+      : 'Disconnected';
+  segment(core, call, 'disconnected', text);
   core.emit({
     type: 'callEnded',
     tenantId: call.tenantId,

@@ -112,6 +112,8 @@ export interface Call {
   queued: boolean;
   voicemail: boolean;
   lastEnder?: string;
+  /** Why the switch itself ended the whole call (a lost node), for its record's last segment. */
+  endReason?: string;
   /** Set once a SIP endpoint (a BST) takes part; then carried by dial, offer, ringback, ringing, answer. */
   sipCallId?: string;
 }

@@ -98,6 +98,23 @@ export class Presence {
     if (s && s.calls > 0 && --s.calls === 0) this.raise(s, 'idle');
   }
 
+  /** A leg recreated on this node (failover): counted, without an event (its `busy` was published). */
+  restoreCall(account: string): void {
+    const s = this.accounts.get(account);
+    if (s) s.calls++;
+  }
+
+  /** An agent's ACD sign-in as restored from durable state (failover): no event. */
+  restoreAcd(tenantId: number, ext: string, on: boolean): void {
+    this.acd.set(accountId(ext, tenantId), on);
+  }
+
+  /** The tenant is no longer run here: its live counts and explicit ACD sign-ins go, without events. */
+  forgetTenant(tenantId: number): void {
+    for (const s of this.accounts.values()) if (s.tenantId === tenantId) s.calls = 0;
+    for (const account of this.acd.keys()) if (account.endsWith(`@${tenantId}`)) this.acd.delete(account);
+  }
+
   /** Returns false when the device already was in that state. */
   setRegistered(device: Device, on: boolean): boolean {
     if (this.isRegistered(device.id) === on) return false;

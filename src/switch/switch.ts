@@ -10,6 +10,8 @@ import type { Device, Extension } from '../directory/model.js';
 import * as acd from './acd.js';
 import { callRequest } from './call-requests.js';
 import { Core, type SwitchDeps } from './core.js';
+import * as durable from './durable.js';
+import type { DurableCall } from './durable.js';
 import { endLeg, SYSTEM } from './lifecycle.js';
 import { type Leg, summary, view } from './model.js';
 import { buildRecord } from './records.js';
@@ -34,6 +36,7 @@ import type {
 } from './types.js';
 
 export type { SwitchDeps } from './core.js';
+export type { DurableCall } from './durable.js';
 
 export interface TenantLoad {
   liveCalls: number;
@@ -231,6 +234,39 @@ export class Switch {
       const call = this.core.reg.calls.get(smdrCallId);
       for (const l of [...(call?.legs ?? [])]) endLeg(this.core, l, SYSTEM, reason || 'killed');
     });
+  }
+
+  // ---- failover: live calls in durable form (durable.ts) ---------------------------------
+
+  /** The durable form of a live call of the tenant; undefined once it has ended. */
+  durableCall(tenantId: number, smdrCallId: string): DurableCall | undefined {
+    const call = this.core.reg.calls.get(smdrCallId);
+    return call && call.tenantId === tenantId ? durable.durableCall(call) : undefined;
+  }
+
+  /** Can this call, taken over from another node, go on waiting in its queue here? */
+  canWaitOn(d: DurableCall): boolean {
+    return durable.waitingCaller(this.core, d) !== undefined;
+  }
+
+  /** Recreates a waiting queue call taken over from another node; its lost offers end with `reason`. */
+  restoreWaitingCall(d: DurableCall, reason: string): boolean {
+    return this.core.queue.run(d.tenantId, () => durable.restoreWaitingCall(this.core, d, reason));
+  }
+
+  /** Recreates a call of a lost node and ends it with `reason`, its events and record as usual. */
+  endLostCall(d: DurableCall, reason: string): void {
+    this.run(d.tenantId, () => durable.endLostCall(this.core, d, reason));
+  }
+
+  /** An agent's ACD sign-in restored from durable state, without an event. */
+  restoreAcdSignIn(tenantId: number, ext: string, signedIn: boolean): void {
+    this.core.presence.restoreAcd(tenantId, ext, signedIn);
+  }
+
+  /** Forgets the tenant's live state without events (this node no longer runs it). */
+  dropTenant(tenantId: number): void {
+    durable.dropTenant(this.core, tenantId);
   }
 
   // ---- simulator: phones ------------------------------------------------------------------

@@ -106,6 +106,8 @@ export async function startNode(
   const membership = new StaticMembership(nodeId);
   const bus = await testBus({ clusterName, membership });
   const server = await startTestServer({ ...overrides }, { target, cluster: { membership, events: bus } });
+  // Lease rows as grants would write them: the lease fence checks every durable write.
+  await membership.bindLeases(server.runtime.db);
   return Object.assign(server, { nodeId, membership, bus });
 }
 

@@ -117,8 +117,10 @@ export async function startCluster(
     const server = await startTestServer(overrides, {
       target: { kind: 'postgres', url: PG_URL, schema },
       standIn: true,
-      extend: (runtime) => {
+      extend: async (runtime) => {
         runtime.membership = membership;
+        // Lease rows as grants would write them: the lease fence checks every durable write.
+        await membership.bindLeases(runtime.db);
         joined++;
         const clusterSize = () => joined - stopped.size;
         return composeForwarding(runtime, { nats, prefix, clusterSize, ...forwarding });

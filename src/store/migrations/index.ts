@@ -197,6 +197,38 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0004_call_record_windows': callRecordWindows,
+  /** Failover (docs/cluster.md): live calls, queued calls among them, and agent states, durable. */
+  '0008_live_calls': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('live_calls')
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('smdr_call_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('owner_node', 'varchar(200)', (c) => c.notNull())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .addColumn('waiting', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('live_calls_pk', ['tenant_id', 'smdr_call_id'])
+        .execute();
+      await db.schema
+        .createTable('cc_agent_states')
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('ext', 'varchar(64)', (c) => c.notNull())
+        .addColumn('owner_node', 'varchar(200)', (c) => c.notNull())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('cc_agent_states_pk', ['tenant_id', 'ext'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const t of ['cc_agent_states', 'live_calls']) {
+        await db.schema.dropTable(t).ifExists().execute();
+      }
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -217,7 +217,9 @@ export const EndEventSchema = callEvent(
     from: Text('The calling party.'),
     to: Text('The called party.'),
     endingParty: Text('Who ended the call (`system` when the platform did).'),
-    endReason: Text('Why, e.g. `normal`, `noAnswer`, `busy`, `transferred`, `parked`.'),
+    endReason: Text(
+      'Why, e.g. `normal`, `noAnswer`, `busy`, `transferred`, `parked`; `node lost` when the node that ran the call was lost (docs/cluster.md).',
+    ),
     callDuration: Type.String({
       pattern: '^PT(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+(?:\\.[0-9]+)?S)?$',
       description: 'ISO 8601 duration, e.g. `PT1M5.25S`.',

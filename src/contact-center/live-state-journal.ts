@@ -1,0 +1,195 @@
+/**
+ * The owner's live-state journal (docs/cluster.md, Failover): what keeps live calls and agent
+ * states durable without a database write on any command's path, and writes call records with the
+ * removal of their rows. See the class for how.
+ */
+import type { CallRecord } from '../store/call-records.js';
+import type {
+  AgentStateRow,
+  Lease,
+  LiveCallRow,
+  LiveStateBatch,
+  LiveStateStore,
+} from '../store/live-state.js';
+import type { CallRecordWriter } from './call-records.js';
+import type { LiveStateSink } from './live-state-sink.js';
+
+/** What the journal writes: each live call and agent state as it stands when its batch is made. */
+export interface LiveStateSource {
+  /** Undefined once the call is no longer live here. */
+  call(tenantId: number, smdrCallId: string): LiveCallRow | undefined;
+  agent(tenantId: number, ext: string): AgentStateRow | undefined;
+}
+
+export interface JournalOptions {
+  /** This node's lease on the tenant; undefined when it does not own it (nothing is written). */
+  lease(tenantId: number): Lease | undefined;
+  /** The tenants' clock (stored with each row). */
+  now(): number;
+  /** A batch that could not be written (its records' writers hear it too). */
+  onError(err: unknown, tenantId: number): void;
+  /** How long changes gather before a batch is written (wall time). */
+  flushMs?: number;
+}
+
+/** Changes are gathered for this long (wall time) before a batch is written. */
+export const LIVE_STATE_FLUSH_MS = 20;
+
+interface Pending {
+  calls: Set<string>;
+  agents: Set<string>;
+  records: Map<string, { record: CallRecord; done: () => void; failed: (e: unknown) => void }>;
+}
+
+/**
+ * Keeps the tenants' live state durable (docs/cluster.md, Failover) without costing a command
+ * anything: a change only marks the call or agent; every `flushMs` each tenant's marks become one
+ * batch, read from the live state as it then stands and written in one fenced transaction. Many
+ * changes of one call cost one row write. Batches of a tenant are written one after another, so
+ * a call's rows are written in order, and the record of an ended call is written in the batch
+ * that removes its row. It is also the contact center's record writer: a record is written when
+ * its batch is.
+ */
+export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
+  private source: LiveStateSource | undefined;
+  private pending = new Map<number, Pending>();
+  private readonly writing = new Map<number, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: LiveStateStore,
+    private readonly options: JournalOptions,
+  ) {}
+
+  /** Where batches read the live state (set once the switch and contact center exist). */
+  setSource(source: LiveStateSource): void {
+    this.source = source;
+  }
+
+  callChanged(tenantId: number, smdrCallId: string): void {
+    this.of(tenantId).calls.add(smdrCallId);
+  }
+
+  agentChanged(tenantId: number, ext: string): void {
+    this.of(tenantId).agents.add(ext);
+  }
+
+  /** The ended call's record, written with the removal of its row; resolves once it is. */
+  write(record: CallRecord): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('live state journal closed'));
+    return new Promise<void>((done, failed) => {
+      this.of(record.tenantId).records.set(record.smdrCallId, { record, done, failed });
+    });
+  }
+
+  /** Writes everything marked so far; resolves once it is written (or failed). */
+  async flush(): Promise<void> {
+    this.cancelTimer();
+    for (const tenantId of [...this.pending.keys()]) this.startBatch(tenantId);
+    await Promise.all([...this.writing.values()]);
+  }
+
+  /**
+   * The tenant is no longer this node's: what it had not written yet is written under the lease
+   * that ended (a handover releases the lease only after this; a lapsed or taken lease is refused
+   * by the fence and the rest dropped), then the tenant is forgotten.
+   */
+  async release(tenantId: number, ended: Lease): Promise<void> {
+    if (this.pending.has(tenantId)) this.startBatch(tenantId, ended);
+    await this.writing.get(tenantId);
+    this.forget(tenantId);
+  }
+
+  /** The tenant is no longer this node's: what it had not written yet is dropped. */
+  forget(tenantId: number): void {
+    const p = this.pending.get(tenantId);
+    this.pending.delete(tenantId);
+    const gone = new Error(`tenant ${tenantId} is no longer run here`);
+    for (const r of p?.records.values() ?? []) r.failed(gone);
+  }
+
+  /** Writes what is pending, then takes no more (shutdown: before the switch drops its calls). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  /** Drops what is pending and empties the store (simulator reset). */
+  async clear(): Promise<void> {
+    await this.flush();
+    await this.store.clear();
+  }
+
+  private of(tenantId: number): Pending {
+    let p = this.pending.get(tenantId);
+    if (!p) {
+      p = { calls: new Set(), agents: new Set(), records: new Map() };
+      this.pending.set(tenantId, p);
+    }
+    if (!this.timer && !this.closed) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        for (const t of [...this.pending.keys()]) this.startBatch(t);
+      }, this.options.flushMs ?? LIVE_STATE_FLUSH_MS);
+    }
+    return p;
+  }
+
+  private cancelTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Chains the tenant's next batch after the one being written; it reads its marks when it starts. */
+  private startBatch(tenantId: number, ended?: Lease): void {
+    const before = this.writing.get(tenantId) ?? Promise.resolve();
+    const next = before.then(() => this.writeBatch(tenantId, ended));
+    this.writing.set(tenantId, next);
+    void next.finally(() => {
+      if (this.writing.get(tenantId) === next) this.writing.delete(tenantId);
+    });
+  }
+
+  private async writeBatch(tenantId: number, ended?: Lease): Promise<void> {
+    const p = this.pending.get(tenantId);
+    if (!p) return;
+    this.pending.delete(tenantId);
+    const records = [...p.records.values()];
+    try {
+      const lease = ended ?? this.options.lease(tenantId);
+      if (!lease)
+        throw new Error(`tenant ${tenantId} is not owned by this node: its live state is not written`);
+      await this.store.apply(this.batch(tenantId, lease, p));
+      for (const r of records) r.done();
+    } catch (err) {
+      this.options.onError(err, tenantId);
+      for (const r of records) r.failed(err);
+    }
+  }
+
+  private batch(tenantId: number, lease: Lease, p: Pending): LiveStateBatch {
+    const b: LiveStateBatch = {
+      tenantId,
+      lease,
+      at: this.options.now(),
+      calls: [],
+      agents: [],
+      removed: [],
+      records: [...p.records.values()].map((r) => r.record),
+    };
+    const source = this.source;
+    if (!source) return b;
+    for (const id of p.calls) {
+      if (p.records.has(id)) continue;
+      const row = source.call(tenantId, id);
+      if (row) b.calls.push(row);
+      else b.removed.push(id);
+    }
+    for (const ext of p.agents) {
+      const row = source.agent(tenantId, ext);
+      if (row) b.agents.push(row);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Where the contact center says that a tenant's live state changed (docs/cluster.md, Failover):
+ * a live call (the switch's part or its own) or an agent's state. The sink writes the state as it
+ * stands, later and in batches (live-state-journal.ts), never on the tenant's turn.
+ */
+export interface LiveStateSink {
+  callChanged(tenantId: number, smdrCallId: string): void;
+  agentChanged(tenantId: number, ext: string): void;
+}
+
+/** The disconnect reason of a call whose node was lost: the `end` events' `endReason`, the record's last step. */
+export const NODE_LOST = 'node lost';

@@ -1,0 +1,196 @@
+/**
+ * The live state of the tenants' owners, durable (docs/cluster.md, Failover): each live call
+ * (`live_calls`, queued ones marked `waiting`) and each contact-center agent's state
+ * (`cc_agent_states`). The owner writes it in batches, one fenced transaction per tenant; an
+ * ended call's record and the removal of its row are one write, so a call is always either live
+ * here or recorded. The node that takes a tenant over claims what the previous owner left.
+ * Every write is fenced by the tenant's lease (lease-fence.ts): a standalone server's epoch 0
+ * passes; an owner whose lease is no longer current is refused and writes nothing.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { CallRecordStore, type CallRecord } from './call-records.js';
+import type { Db } from './database.js';
+import { assertEpoch } from './lease-fence.js';
+import type { CcAgentStatesTable, Database, LiveCallsTable } from './schema.js';
+
+/** Who writes: the tenant's owner, under its lease epoch. */
+export interface Lease {
+  nodeId: string;
+  epoch: number;
+}
+
+export interface LiveCallRow {
+  smdrCallId: string;
+  waiting: boolean;
+  startedAt: number;
+  /** JSON-able. */
+  data: unknown;
+}
+
+export interface AgentStateRow {
+  ext: string;
+  data: unknown;
+}
+
+/** One tenant's changes since the last batch, written at once. */
+export interface LiveStateBatch {
+  tenantId: number;
+  lease: Lease;
+  /** The owner's clock. */
+  at: number;
+  calls: LiveCallRow[];
+  agents: AgentStateRow[];
+  /** Calls gone without a record (a reset): their rows go. */
+  removed: string[];
+  /** Calls that ended: their records are written, their rows go. */
+  records: CallRecord[];
+}
+
+export interface StoredLiveCall extends LiveCallRow {
+  tenantId: number;
+  ownerNode: string;
+  epoch: number;
+  updatedAt: number;
+}
+
+export interface StoredAgentState extends AgentStateRow {
+  tenantId: number;
+  updatedAt: number;
+}
+
+export interface LeftState {
+  calls: StoredLiveCall[];
+  agents: StoredAgentState[];
+}
+
+export class LiveStateStore {
+  private readonly records: CallRecordStore;
+
+  constructor(private readonly db: Db) {
+    this.records = new CallRecordStore(db);
+  }
+
+  async apply(b: LiveStateBatch): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await assertEpoch(trx, b.tenantId, b.lease.nodeId, b.lease.epoch);
+      const owner = { owner_node: b.lease.nodeId, epoch: b.lease.epoch, updated_at: b.at };
+      if (b.calls.length > 0) {
+        await trx
+          .insertInto('live_calls')
+          .values(
+            b.calls.map((c) => ({
+              tenant_id: b.tenantId,
+              smdr_call_id: c.smdrCallId,
+              waiting: c.waiting ? 1 : 0,
+              started_at: c.startedAt,
+              data: JSON.stringify(c.data),
+              ...owner,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['tenant_id', 'smdr_call_id']).doUpdateSet((eb) => ({
+              waiting: eb.ref('excluded.waiting'),
+              data: eb.ref('excluded.data'),
+              ...owner,
+            })),
+          )
+          .execute();
+      }
+      if (b.agents.length > 0) {
+        await trx
+          .insertInto('cc_agent_states')
+          .values(
+            b.agents.map((a) => ({
+              tenant_id: b.tenantId,
+              ext: a.ext,
+              data: JSON.stringify(a.data),
+              ...owner,
+            })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['tenant_id', 'ext'])
+              .doUpdateSet((eb) => ({ data: eb.ref('excluded.data'), ...owner })),
+          )
+          .execute();
+      }
+      for (const r of b.records) await this.records.write(r, trx);
+      const gone = [...b.removed, ...b.records.map((r) => r.smdrCallId)];
+      if (gone.length > 0) {
+        await trx
+          .deleteFrom('live_calls')
+          .where('tenant_id', '=', b.tenantId)
+          .where('smdr_call_id', 'in', gone)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * What earlier owners of the tenant left (calls written under an older epoch, and the agents'
+   * states), made this lease's in the same fenced transaction: a node that is no longer the
+   * owner gets StaleEpochError and nothing.
+   */
+  async claim(tenantId: number, lease: Lease): Promise<LeftState> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      await assertEpoch(trx, tenantId, lease.nodeId, lease.epoch);
+      const left = await this.read(trx, tenantId, lease.epoch);
+      const mine = { owner_node: lease.nodeId, epoch: lease.epoch };
+      if (left.calls.length > 0) {
+        await trx
+          .updateTable('live_calls')
+          .set(mine)
+          .where('tenant_id', '=', tenantId)
+          .where('epoch', '<', lease.epoch)
+          .execute();
+      }
+      await trx.updateTable('cc_agent_states').set(mine).where('tenant_id', '=', tenantId).execute();
+      return left;
+    });
+  }
+
+  /** Everything stored, of every tenant: what a standalone server's previous process left. */
+  loadAll(): Promise<LeftState> {
+    return this.read(this.db.kysely);
+  }
+
+  /** Forgets everything (simulator reset). */
+  async clear(): Promise<void> {
+    await this.db.kysely.deleteFrom('live_calls').execute();
+    await this.db.kysely.deleteFrom('cc_agent_states').execute();
+  }
+
+  private async read(from: Kysely<Database>, tenantId?: number, belowEpoch?: number): Promise<LeftState> {
+    let calls = from.selectFrom('live_calls').selectAll();
+    let agents = from.selectFrom('cc_agent_states').selectAll();
+    if (tenantId !== undefined) {
+      calls = calls.where('tenant_id', '=', tenantId);
+      agents = agents.where('tenant_id', '=', tenantId);
+    }
+    if (belowEpoch !== undefined) calls = calls.where('epoch', '<', belowEpoch);
+    const [c, a] = [await calls.orderBy('started_at').execute(), await agents.orderBy('ext').execute()];
+    return { calls: c.map(toCall), agents: a.map(toAgent) };
+  }
+}
+
+function toCall(r: Selectable<LiveCallsTable>): StoredLiveCall {
+  return {
+    tenantId: Number(r.tenant_id),
+    smdrCallId: r.smdr_call_id,
+    ownerNode: r.owner_node,
+    epoch: Number(r.epoch),
+    waiting: Number(r.waiting) === 1,
+    startedAt: Number(r.started_at),
+    data: JSON.parse(r.data),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+function toAgent(r: Selectable<CcAgentStatesTable>): StoredAgentState {
+  return {
+    tenantId: Number(r.tenant_id),
+    ext: r.ext,
+    data: JSON.parse(r.data),
+    updatedAt: Number(r.updated_at),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The live-state tables on both dialects: a batch upserts calls and agents and writes records
+ * with the removal of their rows, in one transaction (a standalone server's epoch 0). On
+ * PostgreSQL, under real lease rows and the lease fence: a claim hands what earlier epochs left
+ * to the new lease, and a write or claim under a stale lease leaves everything as it was.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { StaleEpochError } from '../../../src/core/cluster.js';
+import { CallRecordStore } from '../../../src/store/call-records.js';
+import { openDatabase } from '../../../src/store/database.js';
+import type { Db } from '../../../src/store/database.js';
+import { type LiveStateBatch, LiveStateStore } from '../../../src/store/live-state.js';
+import { dropSchemas, testTargets } from '../../helpers/databases.js';
+
+after(dropSchemas);
+
+/** The tenant's lease row: `node` holds it under `epoch` for an hour (what the fence reads). */
+async function grant(db: Db, tenantId: number, node: string, epoch: number): Promise<void> {
+  const lease = { owner_node: node, epoch, expires_at: Date.now() + 3_600_000, granted_at: Date.now() };
+  await db.kysely
+    .insertInto('tenant_leases')
+    .values({ tenant_id: tenantId, ...lease })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet(lease))
+    .execute();
+}
+
+const batch = (over: Partial<LiveStateBatch>): LiveStateBatch => ({
+  tenantId: 1001,
+  lease: { nodeId: 'standalone', epoch: 0 },
+  at: 100,
+  calls: [],
+  agents: [],
+  removed: [],
+  records: [],
+  ...over,
+});
+
+const call = (smdrCallId: string, version = 1, waiting = false) => ({
+  smdrCallId,
+  waiting,
+  startedAt: Number(smdrCallId),
+  data: { version },
+});
+
+for (const { name, target } of testTargets()) {
+  describe(`live state on ${name}`, () => {
+    test('batches upsert calls and agents, write records with the removal of their rows', async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      await store.apply(
+        batch({
+          calls: [call('10'), call('11'), call('12', 1, true)],
+          agents: [{ ext: '103', data: { agentState: 'Break' } }],
+        }),
+      );
+      await store.apply(batch({ tenantId: 1002, calls: [call('20')] }));
+      await store.apply(
+        batch({
+          at: 200,
+          calls: [call('11', 2)],
+          removed: ['10'],
+          records: [
+            {
+              smdrCallId: '12',
+              tenantId: 1001,
+              startedAt: 12,
+              answeredAt: null,
+              endedAt: 13,
+              from: '+15551230001',
+              to: '500',
+              outcome: 'Abandoned',
+              data: { note: 'ended' },
+            },
+          ],
+        }),
+      );
+      const all = await store.loadAll();
+      assert.deepEqual(
+        all.calls.map((c) => [c.tenantId, c.smdrCallId, c.data, c.updatedAt, c.epoch]),
+        [
+          [1001, '11', { version: 2 }, 200, 0],
+          [1002, '20', { version: 1 }, 100, 0],
+        ],
+      );
+      assert.deepEqual(
+        all.agents.map((a) => [a.tenantId, a.ext, a.data]),
+        [[1001, '103', { agentState: 'Break' }]],
+      );
+      assert.equal((await new CallRecordStore(db).get(1001, '12'))?.outcome, 'Abandoned');
+      await store.clear();
+      assert.deepEqual(await store.loadAll(), { calls: [], agents: [] });
+      await db.close();
+    });
+
+    if (name === 'sqlite') return; // no leases there: SQLite is a standalone server's only
+    test('under the lease fence: a claim takes what earlier epochs left; a stale lease writes nothing', async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      const a = { nodeId: 'a', epoch: 1 };
+      const b = { nodeId: 'b', epoch: 2 };
+      await grant(db, 1001, 'a', 1);
+      await grant(db, 1002, 'a', 1);
+      await store.apply(
+        batch({ lease: a, calls: [call('10'), call('11')], agents: [{ ext: '103', data: { s: 1 } }] }),
+      );
+      await store.apply(batch({ tenantId: 1002, lease: a, calls: [call('20')] }));
+
+      // Tenant 1001 goes to b under epoch 2: a is refused from now on, writing nothing.
+      await grant(db, 1001, 'b', 2);
+      const record = {
+        smdrCallId: '10',
+        tenantId: 1001,
+        startedAt: 10,
+        answeredAt: null,
+        endedAt: 11,
+        from: '101',
+        to: '102',
+        outcome: 'Unanswered',
+        data: {},
+      };
+      await assert.rejects(
+        store.apply(batch({ lease: a, calls: [call('12')], records: [record] })),
+        StaleEpochError,
+      );
+      await assert.rejects(store.claim(1001, a), StaleEpochError);
+      assert.equal(await new CallRecordStore(db).get(1001, '10'), undefined);
+
+      const left = await store.claim(1001, b);
+      assert.deepEqual(
+        left.calls.map((c) => [c.smdrCallId, c.ownerNode, c.epoch]),
+        [
+          ['10', 'a', 1],
+          ['11', 'a', 1],
+        ],
+      );
+      assert.deepEqual(
+        left.agents.map((x) => [x.ext, x.data]),
+        [['103', { s: 1 }]],
+      );
+      const again = await store.claim(1001, b);
+      assert.deepEqual(again.calls, [], 'claimed once: the rows are epoch 2 now');
+      assert.equal(again.agents.length, 1, "agents are the tenant's, whatever the epoch");
+      const rows = await db.kysely
+        .selectFrom('live_calls')
+        .select(['smdr_call_id', 'owner_node', 'epoch'])
+        .execute();
+      assert.deepEqual(rows.map((r) => [r.smdr_call_id, r.owner_node, Number(r.epoch)]).sort(), [
+        ['10', 'b', 2],
+        ['11', 'b', 2],
+        ['20', 'a', 1],
+      ]);
+      // b's own writes pass.
+      await store.apply(batch({ lease: b, records: [record] }));
+      assert.equal((await new CallRecordStore(db).get(1001, '10'))?.outcome, 'Unanswered');
+      await db.close();
+    });
+  });
+}
