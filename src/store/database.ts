@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { keepingStatements } from './statement-cache.js';
 import { Migrator } from 'kysely/migration';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -79,7 +80,7 @@ async function connect(target: DatabaseTarget): Promise<{ kysely: Kysely<Databas
     handle.pragma('synchronous = NORMAL');
     handle.pragma('busy_timeout = 5000');
     return {
-      kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) }),
+      kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(handle) }) }),
       dialect: 'sqlite',
     };
   }

@@ -1,6 +1,6 @@
 import { notFound } from '../../../core/errors.js';
 import { allows, type Principal } from '../../../core/permissions.js';
-import { fillTemplate, link } from '../hal/links.js';
+import { fillTemplate, link, perPrincipal } from '../hal/links.js';
 import type { Links } from '../hal/model.js';
 import type { ResourceDef } from '../hal/resource.js';
 import { type TSchema, Type } from '@sinclair/typebox';
@@ -28,14 +28,28 @@ function tenantProps(ctx: {
   return { tenantId: p.tenantId, tenantName: ctx.runtime.directory.tenant(p.tenantId)?.name };
 }
 
-export function v1RootLinks(p: Principal): Links {
+/** The v1 root's links for the requester: the same for every request of that principal. */
+export const v1RootLinks = (p: Principal): Links => rootLinksOf(p, undefined);
+const rootLinksOf = perPrincipal((p: Principal): Links => {
   const links: Links = { self: link('/api/v1') };
   for (const row of V1_ROOT) {
     if (allows(p, row.rules) && (row.only?.(p) ?? true))
       links[`v1:${row.rel}`] = fillTemplate(row.template, p);
   }
   return links;
-}
+});
+
+/** The URI dictionary's links for the requester, likewise. */
+const dictionaryLinksOf = perPrincipal((principal: Principal): Links => {
+  const links: Links = { self: link('/api/v1/uridictionary') };
+  // A dictionary addresses any entity of a kind: only the requester's tenant is filled in,
+  // never its own extension (v1:extension, v1:user, v1:location stay templates).
+  const tenantOnly: Principal = { ...principal, ext: undefined };
+  for (const row of URI_DICTIONARY) {
+    if (allows(principal, row.rules)) links[`v1:${row.name}`] = fillTemplate(row.template, tenantOnly);
+  }
+  return links;
+});
 
 export const navigationResources: ResourceDef[] = [
   {
@@ -92,17 +106,7 @@ export const navigationResources: ResourceDef[] = [
           tags: TAGS,
           responses: ok('The dictionary.', UriDictionarySchema),
         },
-        handle: (ctx) => {
-          const links: Links = { self: link('/api/v1/uridictionary') };
-          // A dictionary addresses any entity of a kind: only the requester's tenant is filled in,
-          // never its own extension (v1:extension, v1:user, v1:location stay templates).
-          const tenantOnly: Principal = { ...ctx.principal, ext: undefined };
-          for (const row of URI_DICTIONARY) {
-            if (allows(ctx.principal, row.rules))
-              links[`v1:${row.name}`] = fillTemplate(row.template, tenantOnly);
-          }
-          return { entity: { props: {}, links } };
-        },
+        handle: (ctx) => ({ entity: { props: {}, links: dictionaryLinksOf(ctx.principal, undefined) } }),
       },
     },
   },

@@ -140,13 +140,33 @@ function ownedByOther(def: CollectionDef, s: Scope, row: Row): boolean {
   );
 }
 
-function itemParams(def: CollectionDef, s: Scope, row: Row): Record<string, string> {
-  const params: Record<string, string> = { ...s.params, [def.idField]: row.id };
-  if (s.tenantId !== undefined) params.tenantId = String(s.tenantId);
-  if (row.props.tenantId !== undefined) params.tenantId = String(row.props.tenantId);
-  if (def.ownerField && typeof row.props[def.ownerField] === 'string')
-    params[def.ownerField] ??= row.props[def.ownerField] as string;
-  return params;
+/**
+ * The value of path parameter `name` for `row`'s own address: the path's parameters, the row's id
+ * as the id parameter, its tenant, and (when the path has none) its owner's extension.
+ */
+function itemParam(def: CollectionDef, s: Scope, row: Row, name: string): string | undefined {
+  let v: string | undefined = name === def.idField ? row.id : s.params[name];
+  if (name === 'tenantId') {
+    if (s.tenantId !== undefined) v = String(s.tenantId);
+    if (row.props.tenantId !== undefined) v = String(row.props.tenantId);
+  }
+  if (name === def.ownerField && typeof row.props[name] === 'string') v ??= row.props[name] as string;
+  return v;
+}
+
+/**
+ * A row's own address (`hrefOf(def.itemPath, …)`), filled from the row and the scope directly:
+ * called for every item and every reference of a read, where building a params object per
+ * row (a spread with a computed key, on V8's slow path) was the largest item of our code (issue 19).
+ */
+function itemHref(def: CollectionDef, s: Scope, row: Row): string {
+  const parts = templateOf(def.itemPath);
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i];
+    out += encodeURIComponent(itemParam(def, s, row, name) ?? `{${name}}`) + parts[i + 1];
+  }
+  return out;
 }
 
 /**
@@ -173,7 +193,7 @@ const isMany = (ref: Ref, props: Record<string, unknown>) =>
   ref.field.includes('[].') || Array.isArray(props[ref.field]);
 
 export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row): Entity {
-  const self = 'itemPath' in def ? hrefOf(def.itemPath, itemParams(def, s, row)) : hrefOf(def.path, s.params);
+  const self = 'itemPath' in def ? itemHref(def, s, row) : hrefOf(def.path, s.params);
   const links: Links = { self: link(self) };
   const embeds: Record<string, () => Entity | Entity[]> = {};
   for (const [name, ref] of Object.entries(def.refs ?? {})) {
@@ -182,7 +202,7 @@ export function rowEntity(def: CollectionDef | SingletonDef, s: Scope, row: Row)
     const rows = ids.map((id) => target.backing.get(s, id)).filter((r): r is Row => r !== undefined);
     if (rows.length === 0) continue;
     const many = isMany(ref, row.props);
-    const hrefs = rows.map((r) => link(hrefOf(target.itemPath, itemParams(target, s, r))));
+    const hrefs = rows.map((r) => link(itemHref(target, s, r)));
     links[`v1:${name}`] = many ? hrefs : hrefs[0];
     embeds[name] = many
       ? () => rows.map((r) => rowEntity(target, s, r))

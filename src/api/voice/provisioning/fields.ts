@@ -124,9 +124,22 @@ export function filterSchema(fields: Fields, embeds: Record<string, ItemSchema> 
 
 /** Rendered properties: everything but write-only fields. */
 export function visibleProps(fields: Fields, record: Record<string, unknown>): Record<string, unknown> {
+  // Called for every row of every read: most collections have no write-only field, and a plain
+  // copy is V8's fast clone, where `Object.entries` made a pair array per property (issue 19).
+  if (!hasWriteOnly(fields)) return Object.assign({}, record);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) if (!fields[k]?.writeOnly) out[k] = v;
   return out;
+}
+
+const writeOnlyOf = new WeakMap<Fields, boolean>();
+function hasWriteOnly(fields: Fields): boolean {
+  let has = writeOnlyOf.get(fields);
+  if (has === undefined) {
+    has = Object.values(fields).some((spec) => spec.writeOnly === true);
+    writeOnlyOf.set(fields, has);
+  }
+  return has;
 }
 
 /** A human description of a field for docs/provisioning.md. */

@@ -3,7 +3,7 @@ import { conflict } from '../../../core/errors.js';
 import { UserPhoneSchema } from '../directory/directory-schemas.js';
 import { type Principal, allows } from '../../../core/permissions.js';
 import { type Device, type Did, PHONE_MODELS } from '../../../directory/model.js';
-import { link } from '../hal/links.js';
+import { link, perPrincipal } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
 import { type Row, type Scope, jsonKindBacking, nextNumericId, staticBacking, unusedId } from './backing.js';
 import { type CollectionDef, hrefOf, listSchema, rowEntity } from './collection.js';
@@ -335,11 +335,15 @@ function withPhones(def: CollectionDef): CollectionDef {
   const own = def.links;
   return {
     ...def,
-    links: (row, s) => ({
-      ...own?.(row, s),
-      'v1:extension': link(hrefOf(`${T}/extensions/:extension`, { ...row.props, extension: row.id })),
-      'v1:userPhones': link(hrefOf(`${T}/users/:extension/phones`, { ...row.props, extension: row.id })),
-    }),
+    links: (row, s) => {
+      // Only the two path parameters: spreading the whole row for each link showed in the profile.
+      const params = { tenantId: row.props.tenantId as number | undefined, extension: row.id };
+      return {
+        ...own?.(row, s),
+        'v1:extension': link(hrefOf(`${T}/extensions/:extension`, params)),
+        'v1:userPhones': link(hrefOf(`${T}/users/:extension/phones`, params)),
+      };
+    },
     children: {
       phones: { schema: Type.Array(UserPhoneSchema), of: (row, s) => phonesOf(s, row.id) },
     },
@@ -367,14 +371,16 @@ export const TENANT_COLLECTIONS: Record<string, CollectionDef> = {
 };
 
 /** Links from a tenant to the collections the requester may read (also for the voice API's tenant view). */
-export function tenantCollectionLinks(tenantId: number | string, principal: Principal): Links {
+export const tenantCollectionLinks = (tenantId: number | string, principal: Principal): Links =>
+  collectionLinksOf(principal, String(tenantId));
+const collectionLinksOf = perPrincipal((principal: Principal, tenantId: string): Links => {
   const links: Links = {};
   for (const [rel, def] of Object.entries(TENANT_COLLECTIONS)) {
     if (def === userPhones || !allows(principal, def.rules.list ?? def.rules.read)) continue;
     links[`v1:${rel}`] = link(hrefOf(def.listPath, { tenantId }));
   }
   return links;
-}
+});
 
 export const tenants: CollectionDef = {
   name: 'tenants',
