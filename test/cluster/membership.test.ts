@@ -106,10 +106,18 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
     }
     // What b gained came from a: announced with a as the previous owner, under epoch 2.
     const b = members.get('b')!;
+    const a = members.get('a')!;
+    // owns() turns at once; the listeners hear it in order, a moment later (seen under load).
+    await waitFor(
+      'the gains and losses announced',
+      () =>
+        tenants.every((t) => !b.m.owns(t) || b.changes.some((c) => c.tenantId === t && c.owned)) &&
+        tenants.every((t) => a.m.owns(t) || a.changes.some((c) => c.tenantId === t && !c.owned)),
+      TTL,
+    );
     assert.ok(b.changes.length > 0);
     for (const c of b.changes) assert.deepEqual([c.owned, c.epoch, c.previousOwner], [true, 2, 'a']);
     // a announced each loss after the gain of the same tenant.
-    const a = members.get('a')!;
     for (const c of a.changes.filter((x) => !x.owned)) {
       const gained = a.changes.findIndex((x) => x.tenantId === c.tenantId && x.owned);
       assert.ok(gained >= 0 && gained < a.changes.indexOf(c));
