@@ -57,6 +57,8 @@ const FORWARDED = Symbol('forwarded');
 const SETTLE_POLL_MS = 25;
 /** The longest a request for every node waits for their answers. */
 const ALL_WAIT_MS = 2_000;
+/** How long a new socket's first frame waits for NATS to register its subscription. */
+const HEARD_WAIT_MS = 1_000;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
 const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'state' | '*') =>
@@ -116,6 +118,12 @@ export class Forwarding implements Placement {
       this.sockets.delete(id);
       sub.unsubscribe();
     };
+  }
+
+  socketsHeard(): Promise<void> {
+    // The server has every subscription this connection sent once it answers a flush's ping.
+    // While NATS reconnects nothing can reach the socket anyway: wait a second at most.
+    return Promise.race([this.opts.nats.flush().catch(() => {}), sleep(HEARD_WAIT_MS)]);
   }
 
   async socketState(id: string): Promise<unknown> {
