@@ -78,7 +78,27 @@ export const EXCLUDED = [
     'GET /cluster of a standalone server and of cluster nodes it composes itself',
   ],
   ['test/api/docs/examples.test.ts', 'internals', 'binds a contract checker of its own to one runtime'],
+  [
+    'test/api/ccs/resume.test.ts',
+    'internals',
+    'its last suite restarts a server on its own SQLite file (a cluster run starts a fresh database each time)',
+  ],
+  [
+    'test/api/client/resume.test.ts',
+    'internals',
+    "publishes presence events onto one node's bus (test/helpers/resume.ts)",
+  ],
+  [
+    'test/api/foundation/tls.test.ts',
+    'internals',
+    "tests each server's own TLS listener; the random proxy in front of the nodes speaks plain HTTP",
+  ],
   // bugs: a node answers differently
+  [
+    'test/api/ccs/quirk-and-busy.test.ts',
+    'bug',
+    "the per-client in-flight limit (--limit-per-client) counts on each node, not across the cluster (issue 16, item 4); the suite also waits on one node's count (test/helpers/in-flight.ts)",
+  ],
   [
     'test/api/voice/provisioning/switch-obeys.test.ts',
     'bug',

@@ -49,7 +49,7 @@ describe('requests on a voice socket go to the node that holds it', { skip }, ()
   test('a socket’s id is told once the other node can reach it: a set made there at once', async () => {
     // The welcome frame waits for the holder's subscription (Placement.socketsHeard); before,
     // a request on the id sent at once to the other node could find no holder (404).
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 50; i++) {
       const sock = await openSocket(b, ALICE);
       try {
         const sets = `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`;
