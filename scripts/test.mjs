@@ -48,12 +48,11 @@ const ci = Boolean(process.env.CI && process.env.CI !== 'false');
 // Unset: the normal run, then the cluster pass (two nodes) over the black-box suites among the
 // files (scripts/cluster-run.mjs says which, and which are excluded and why). 0: no cluster pass.
 const asked = process.env.SWITCHBOARD_TEST_CLUSTER;
-let status = 0;
+let status;
 if (asked === undefined || asked === '') {
-  status = runFiles(files, {});
-  status = Math.max(status, await clusterRun(2));
+  status = Math.max(runFiles(files, {}), await clusterRun(2));
 } else if (Number(asked) > 0) {
-  status = await clusterRun(Number(asked));
+  status = await clusterRun(Number(asked), true);
 } else {
   status = runFiles(files, {});
 }
@@ -61,9 +60,12 @@ services.stop();
 process.exit(status);
 
 /** The cluster pass: 0 when it passed or had nothing to run (or was skipped, outside CI). */
-async function clusterRun(nodes) {
+async function clusterRun(nodes, asked = false) {
   const { run, skipped } = clusterPass(files);
-  if (run.length === 0) return 0;
+  if (run.length === 0) {
+    if (asked) console.log('cluster pass: no black-box suite (test/api) among the files');
+    return 0;
+  }
   // The test services' own look: PostgreSQL and NATS answer where the tests will look.
   const missing = services.notes.filter((n) => /^no |did not start/.test(n));
   if (missing.length) {
