@@ -15,6 +15,8 @@ export interface RandomProxy {
   close(): Promise<void>;
 }
 
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
 export async function startRandomProxy(
   nodes: { host: string; port: number }[],
   random: () => number = Math.random,
@@ -38,7 +40,14 @@ export async function startRandomProxy(
         headers: req.headers,
       },
       (answer: IncomingMessage) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        // The connection's own headers are the proxy's: a node's `Keep-Alive: timeout=…` would
+        // have the client reuse a connection the proxy already closed (ECONNRESET).
+        const headers: string[] = [];
+        for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+          const name = answer.rawHeaders[i]!;
+          if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push(name, answer.rawHeaders[i + 1]!);
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
       },
     );
