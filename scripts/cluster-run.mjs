@@ -124,6 +124,11 @@ export const EXCLUDED = [
     'bug',
     "concurrent POSTs of a system record (zones) on two nodes can get one id: a new id is the highest in the node's directory cache + 1, not allocated in the database",
   ],
+  [
+    'test/api/voice/unknown-number.test.ts',
+    'bug',
+    'GET /api/v1/calls/{id} of a call to an unknown number (it ends at once) answers 404 right after its POST answered 201; a single node answers the ended call (cause not yet found)',
+  ],
 ].map(([file, kind, reason]) => ({ file, kind, reason }));
 
 const STARTS_SERVER = /\b(startTestServer|suiteServer)\(/;
