@@ -24,8 +24,9 @@ import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead }
  *   (`app.inject`) from the client's address, marked forwarded so it is never sent on again.
  *
  * A request on a voice socket's subscription sets goes to `<prefix>.ws.<webSocketId>.http`,
- * which only the node holding that socket listens to (`holdSocket`); when no node does, the
- * socket exists nowhere and the request runs where it arrived (its 404 is the same everywhere).
+ * which only the node holding that socket listens to (`holdSocket`); when no node does for a
+ * second (a socket opened a moment ago may not be registered yet), the socket exists nowhere
+ * and the request runs where it arrived (its 404 is the same everywhere).
  * The holder also answers `<prefix>.ws.<webSocketId>.state` (what the socket holds) for a node
  * that needs it to answer a request of its own tenant (the status reads by subscription set).
  * A request for every node (the simulated outside world) or for whichever node holds what it
@@ -60,6 +61,8 @@ const LOST_GRACE_MS = 300;
 class OwnerLost extends Error {}
 /** The longest a request for every node waits for their answers. */
 const ALL_WAIT_MS = 2_000;
+/** How long a new socket's first frame, or a request on an unknown socket, waits for NATS. */
+const HEARD_WAIT_MS = 1_000;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
 const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'state' | '*') =>
@@ -121,6 +124,12 @@ export class Forwarding implements Placement {
     };
   }
 
+  socketsHeard(): Promise<void> {
+    // The server has every subscription this connection sent once it answers a flush's ping.
+    // While NATS reconnects nothing can reach the socket anyway: wait a second at most.
+    return Promise.race([this.opts.nats.flush().catch(() => {}), sleep(HEARD_WAIT_MS)]);
+  }
+
   async socketState(id: string): Promise<unknown> {
     if (!SUBJECT_TOKEN.test(id)) return undefined;
     try {
@@ -155,8 +164,15 @@ export class Forwarding implements Placement {
       return this.toAll(reply, frame, 'anywhere' in target);
     if (typeof target !== 'number') {
       if (!SUBJECT_TOKEN.test(target.socket)) return false;
-      const answer = await this.ask(socketSubject(this.opts.prefix, target.socket, 'http'), frame);
-      return answer !== undefined && this.answer(reply, answer);
+      // A socket opened a moment ago on another node may not be registered with NATS yet (a
+      // resumable socket's first frame is not held back for it): look again for a second.
+      const lookUntil = Date.now() + HEARD_WAIT_MS;
+      for (;;) {
+        const answer = await this.ask(socketSubject(this.opts.prefix, target.socket, 'http'), frame);
+        if (answer !== undefined) return this.answer(reply, answer);
+        if (Date.now() >= lookUntil || this.sockets.has(target.socket)) return false;
+        await sleep(SETTLE_POLL_MS);
+      }
     }
     const { membership } = this.opts;
     const settleBy = Date.now() + this.settleMs;

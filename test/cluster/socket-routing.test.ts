@@ -46,6 +46,21 @@ describe('requests on a voice socket go to the node that holds it', { skip }, ()
     }
   });
 
+  test('a new socket, plain or resumable, takes a set made at once on the other node', async () => {
+    // A plain socket's first frame waits for the holder's subscription (Placement.socketsHeard);
+    // a request on an unknown socket looks again for a second. Before, a request on the id sent
+    // at once to the other node could find no holder (404).
+    for (let i = 0; i < 50; i++) {
+      const sock = await openSocket(b, ALICE, i % 2 ? '/api/ws?resume' : '/api/ws');
+      try {
+        const sets = `/api/v1/subscriptions/ws/${sock.id}/subscriptionsets`;
+        assert.equal((await getJson(a, sets, ALICE, { method: 'POST' })).status, 200, `socket ${i}`);
+      } finally {
+        await sock.close();
+      }
+    }
+  });
+
   test('status by set: the socket’s set, the tenant owner’s live state, on either node', async () => {
     const sock = await openSocket(b, ALICE);
     try {

@@ -5,7 +5,8 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
  * A loopback front for a cluster's nodes in the black-box suites: every HTTP request goes to a
  * node chosen at random (keep-alive or not), and every WebSocket upgrade is piped, bytes as they
  * are, to a node chosen at random. Clients see one address, as behind an operator's balancer;
- * they must never notice which node answered.
+ * they must never notice which node answered. The proxy connects to the node from the client's
+ * own (loopback) address, so per-address limits and lock-outs see each client as it is.
  */
 export interface RandomProxy {
   url: string;
@@ -13,6 +14,8 @@ export interface RandomProxy {
   counts: number[];
   close(): Promise<void>;
 }
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 export async function startRandomProxy(
   nodes: { host: string; port: number }[],
@@ -28,9 +31,23 @@ export async function startRandomProxy(
   const server: Server = createServer((req, res) => {
     const node = pick();
     const up = request(
-      { host: node.host, port: node.port, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: node.host,
+        port: node.port,
+        localAddress: req.socket.remoteAddress,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
       (answer: IncomingMessage) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        // The connection's own headers are the proxy's: a node's `Keep-Alive: timeout=…` would
+        // have the client reuse a connection the proxy already closed (ECONNRESET).
+        const headers: string[] = [];
+        for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+          const name = answer.rawHeaders[i]!;
+          if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push(name, answer.rawHeaders[i + 1]!);
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
       },
     );
@@ -42,7 +59,7 @@ export async function startRandomProxy(
   });
   server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const node = pick();
-    const up = connect(node.port, node.host, () => {
+    const up = connect({ port: node.port, host: node.host, localAddress: client.remoteAddress }, () => {
       let head0 = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
       for (let i = 0; i < req.rawHeaders.length; i += 2)
         head0 += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;

@@ -9,6 +9,8 @@ import { ContractChecker } from './contract.js';
 
 export interface TestServer extends Server {
   contract: ContractChecker;
+  /** Every node's server: this one alone, or each node of a cluster run (for fault injection). */
+  nodes: Server[];
   /** Fetch relative to the server, with optional Basic credentials `user:pass`. */
   fetch(path: string, init?: RequestInit & { auth?: string; json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startTestServer(
     })());
   return Object.assign(server, {
     contract,
+    nodes: [server],
     fetch: fetcherOf(server.httpUrl),
     /** Stops the server, then fails when any response or frame broke the published contract. */
     async stop() {
@@ -102,6 +105,7 @@ async function startClusterTestServer(overrides: Partial<Config>, n: number): Pr
   };
   return Object.assign(server, {
     contract,
+    nodes: servers,
     fetch: fetcherOf(proxy.url),
     async stop() {
       await stopOnce();
@@ -158,4 +162,10 @@ export function suiteServer(overrides: Partial<Config> = {}): () => TestServer {
     if (!server) throw new Error('the suite server has not started');
     return server;
   };
+}
+
+/** `POST /sim/v1/reset` as the operator: the demo world again (in a cluster run, on every node). */
+export async function simReset(s: { fetch: TestServer['fetch'] }): Promise<void> {
+  const r = await s.fetch('/sim/v1/reset', { method: 'POST', auth: 'admin:admin' });
+  if (r.status !== 204) throw new Error(`POST /sim/v1/reset answered ${r.status}: ${await r.text()}`);
 }

@@ -39,6 +39,12 @@ export interface Placement {
    * socket holds to any node that asks (until the returned release).
    */
   holdSocket(id: string, state: () => unknown): () => void;
+  /**
+   * Resolves once every node can reach the sockets this node holds so far (their subscriptions
+   * are registered): a socket's id is told to its client only then, or the client's first
+   * request on it, sent to another node, could find no holder.
+   */
+  socketsHeard(): Promise<void>;
   /** What the node holding the voice socket `id` answers of it; undefined when none holds it. */
   socketState(id: string): Promise<unknown>;
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DEMO } from '../../../src/directory/demo-ids.js';
-import type { TestServer } from '../../helpers/server.js';
+import { simReset, type TestServer } from '../../helpers/server.js';
 import { CcClient, serverWithAcmeAdmin, sim } from './cc-client.js';
 
 const BOB = '101@1001:1234';
@@ -19,7 +19,7 @@ describe('live calls between agents in the contact-center call list', () => {
   let acmeAdmin: CcClient;
   before(async () => ({ server, acmeAdmin } = await serverWithAcmeAdmin()));
   after(() => server.stop());
-  beforeEach(() => server.runtime.resetToDemo());
+  beforeEach(() => simReset(server));
 
   const listItem = async (id: string) => {
     const list = await acmeAdmin.get('calls');

@@ -46,16 +46,18 @@ export interface ServerSocket {
 }
 
 /**
- * Records every socket the server accepts from now on, with the messages it receives, in the
- * order they were opened.
+ * Records every socket the server (every node of a cluster run) accepts from now on, with the
+ * messages it receives, in the order they were opened.
  */
 export function trackSockets(server: TestServer): ServerSocket[] {
   const sockets: ServerSocket[] = [];
-  server.app.websocketServer.on('connection', (ws: WebSocket, req: IncomingMessage) => {
-    const s: ServerSocket = { ws, path: req.url ?? '', headers: req.headers, received: [] };
-    ws.on('message', (data) => s.received.push(String(data)));
-    sockets.push(s);
-  });
+  for (const node of server.nodes) {
+    node.app.websocketServer.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+      const s: ServerSocket = { ws, path: req.url ?? '', headers: req.headers, received: [] };
+      ws.on('message', (data) => s.received.push(String(data)));
+      sockets.push(s);
+    });
+  }
   return sockets;
 }
 

@@ -62,7 +62,7 @@ describe('WebSocket upgrades go through the router, hooks and handlers', () => {
     const server = current();
     const seen: string[] = [];
     const onConnection = (_ws: WebSocket, req: { url?: string }) => seen.push(req.url ?? '');
-    server.app.websocketServer.on('connection', onConnection);
+    for (const node of server.nodes) node.app.websocketServer.on('connection', onConnection);
     const opened = (url: string, headers: Record<string, string> = {}) =>
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(url, { headers });
@@ -72,7 +72,7 @@ describe('WebSocket upgrades go through the router, hooks and handlers', () => {
     const voice = await opened(`${server.wsUrl}/api/ws`, { authorization: basic('101@1001:1234') });
     const cc = await opened(`${server.wsUrl}/6/v2/sock`);
     assert.deepEqual(seen, ['/api/ws', '/6/v2/sock']);
-    server.app.websocketServer.off('connection', onConnection);
+    for (const node of server.nodes) node.app.websocketServer.off('connection', onConnection);
     voice.close();
     cc.close();
   });

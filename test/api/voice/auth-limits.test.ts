@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import { untilInFlight } from '../../helpers/in-flight.js';
-import { basic, startTestServer, type TestServer } from '../../helpers/server.js';
+import { basic, simReset, startTestServer, type TestServer } from '../../helpers/server.js';
 import { BOB, CAROL, getJson, openSocket } from './voice-helpers.js';
 
 /** A POST whose body never completes: it holds its admission slot until `finish()`. */
@@ -58,7 +58,7 @@ describe('authentication', () => {
       // The WebSocket upgrade is refused as well, without upgrading.
       await assert.rejects(openSocket(s, BOB), (e: { status?: number }) => e.status === 403);
       // The simulator reset forgets lock-outs.
-      await s.runtime.resetToDemo();
+      await simReset(s);
       assert.equal((await getJson(s, '/api/v1', BOB)).status, 200);
     } finally {
       await s.stop();

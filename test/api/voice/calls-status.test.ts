@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { SimState } from '../../../src/switch/types.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import type { SimDevice } from '../../../src/api/sim/sim-schemas.js';
+import { simReset, startTestServer, type TestServer } from '../../helpers/server.js';
 import { ALICE, BOB, CAROL, getJson, LOBBY, OPERATOR, openSocket, simAnswer } from './voice-helpers.js';
 
 let s: TestServer;
@@ -9,7 +9,7 @@ before(async () => {
   s = await startTestServer();
 });
 after(() => s.stop());
-beforeEach(() => s.runtime.resetToDemo());
+beforeEach(() => simReset(s));
 
 const post = (auth: string, path: string, json: unknown) => getJson(s, path, auth, { method: 'POST', json });
 
@@ -271,8 +271,10 @@ describe('send message', () => {
       message: 'All hands',
     });
     assert.equal(sites.body.deviceIds.length, 7);
-    const state = (await getJson(s, '/sim/v1/state', 'admin:admin')).body as SimState;
-    const bob = state.devices.find((d) => d.deviceId === 'ph1001-101')!;
+    // A phone by id (its tenant's owner answers), not GET /sim/v1/state (the node asked).
+    const phone = async (id: string) =>
+      (await getJson(s, `/sim/v1/devices/${id}`, 'admin:admin')).body as SimDevice;
+    const bob = await phone('ph1001-101');
     assert.deepEqual(
       bob.messages.map((m) => [m.text, m.priority]),
       [
@@ -280,7 +282,7 @@ describe('send message', () => {
         ['All hands', 'normal'],
       ],
     );
-    assert.equal(state.devices.find((d) => d.deviceId === 'ph1001-102')!.messages.length, 1);
+    assert.equal((await phone('ph1001-102')).messages.length, 1);
     for (const [auth, body, status] of [
       [BOB, { accountIds: ['101@1001'], message: 'x' }, 403],
       [ALICE, { accountIds: ['101@1001'] }, 400],

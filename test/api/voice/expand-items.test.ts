@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { simReset, startTestServer, type TestServer } from '../../helpers/server.js';
 import { ADMIN, ALICE, BOB, CAROL, getJson, OPERATOR } from './voice-helpers.js';
 
 /**
@@ -13,7 +13,7 @@ before(async () => {
   s = await startTestServer();
 });
 after(() => s.stop());
-beforeEach(() => s.runtime.resetToDemo());
+beforeEach(() => simReset(s));
 
 /** A resource as its own GET shows it, without the top-level curies. */
 async function ownResource(auth: string, href: string) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { simReset, startTestServer, type TestServer } from '../../helpers/server.js';
 import { ALICE, BOB, CAROL, getJson, OPERATOR, openSocket, simAnswer } from './voice-helpers.js';
 
 let s: TestServer;
@@ -8,7 +8,7 @@ before(async () => {
   s = await startTestServer();
 });
 after(() => s.stop());
-beforeEach(() => s.runtime.resetToDemo());
+beforeEach(() => simReset(s));
 
 const send = (auth: string, method: string, path: string, json?: unknown) =>
   getJson(s, path, auth, json === undefined ? { method } : { method, json });

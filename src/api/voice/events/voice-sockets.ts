@@ -48,6 +48,14 @@ export class VoiceSockets {
     if (this.placement) s.release = this.placement.holdSocket(s.id, () => heldState(s));
   }
 
+  /**
+   * In a cluster, resolves once the sockets added so far can be reached from every node
+   * (Placement.socketsHeard); undefined on a standalone server, where they are at once.
+   */
+  heard(): Promise<void> | undefined {
+    return this.placement?.socketsHeard();
+  }
+
   /** The socket, only when `p` is its owner (others are told it does not exist). */
   ownedBy(id: string, p: Principal): VoiceSocket | undefined {
     const s = this.byId.get(id);

@@ -88,7 +88,11 @@ export function registerEventSocket(
       let socketId = id;
       if ('invalid' in resume || resume.kind === 'none') {
         sockets.add({ id, owner, ws, slot, sets: new Map() });
-        ws.send(JSON.stringify({ webSocketId: id }));
+        const hello = () => ws.send(JSON.stringify({ webSocketId: id }));
+        // In a cluster the id is told once any node can route a request on it here.
+        const heard = sockets.heard();
+        if (heard) void heard.then(hello, hello);
+        else hello();
       } else {
         socketId = resumeSocket(sockets, continuity, { id, owner, ws, slot }, resume);
         readied.get(req.raw)?.();

@@ -1,0 +1,164 @@
+// Which test files the cluster pass of scripts/test.mjs runs (issue 16: every black-box suite also
+// runs against a two-node cluster, each request sent to a node chosen at random). A black-box
+// suite is a file under test/api/ that starts a test server (startTestServer or suiteServer,
+// directly or through a helper of its own folder); under SWITCHBOARD_TEST_CLUSTER=2 that server
+// is two cluster nodes behind test/helpers/random-proxy.ts. Files that run the CLI or child
+// processes only would run the same as in the normal pass and are left out by that rule.
+//
+// EXCLUDED is the one list of black-box suites that do not run in the cluster pass, each with why.
+// `proxy`: the test proxy cannot carry what the suite tests (yet). `internals`: the suite reaches into the runtime of one in-process server (its bus, clock object,
+// limits, store or SQLite file), which the proxy's other node is out of reach of: it cannot be a
+// black-box test against a cluster. `bug`: a node answers differently from a single node; the
+// entry names the bug, which is to be fixed in src (then the entry goes). Keep both short.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+export const EXCLUDED = [
+  // internals
+  [
+    'test/api/voice/auth-limits.test.ts',
+    'internals',
+    "counts in-flight requests in one node's limits (limitsFor(server.runtime)); lock-out across nodes: test/cluster/security.test.ts",
+  ],
+  [
+    'test/api/security/limits-per-principal.test.ts',
+    'internals',
+    "counts in-flight requests in one node's limits (limitsFor(server.runtime))",
+  ],
+  [
+    'test/api/security/small-things.test.ts',
+    'internals',
+    "reads the SQLite file's mode and one node's authenticator",
+  ],
+  [
+    'test/api/voice/events.test.ts',
+    'internals',
+    "publishes events straight onto one node's bus (server.runtime.bus)",
+  ],
+  [
+    'test/api/voice/resume.test.ts',
+    'internals',
+    "publishes presence events onto one node's bus (test/helpers/resume.ts) and restarts a server on its own SQLite file",
+  ],
+  [
+    'test/api/voice/webhooks/webhooks.test.ts',
+    'internals',
+    "advances one node's clock object (server.runtime.clock), not the cluster's clock",
+  ],
+  [
+    'test/api/voice/webhooks/webhook-guard.test.ts',
+    'internals',
+    "advances one node's clock object (server.runtime.clock), not the cluster's clock",
+  ],
+  [
+    'test/api/voice/provisioning/restart.test.ts',
+    'internals',
+    'restarts a server on its own SQLite file (a cluster run starts a fresh database each time)',
+  ],
+  [
+    'test/api/voice/provisioning/ids-never-reused.test.ts',
+    'internals',
+    'restarts a server on its own SQLite file (a cluster run starts a fresh database each time)',
+  ],
+  ['test/api/ccs/operations.test.ts', 'internals', "reads one node's switch (presence, legs) directly"],
+  [
+    'test/api/ccs/reset.test.ts',
+    'internals',
+    "sets and reads one node's switch and contact-center counters directly",
+  ],
+  ['test/api/sim/sim-api.test.ts', 'internals', "calls one node's contact center and call records directly"],
+  [
+    'test/api/foundation/signals-and-reset.test.ts',
+    'internals',
+    "writes one node's directory and reads its call records directly",
+  ],
+  [
+    'test/api/operations/cluster.test.ts',
+    'internals',
+    'GET /cluster of a standalone server and of cluster nodes it composes itself',
+  ],
+  ['test/api/docs/examples.test.ts', 'internals', 'binds a contract checker of its own to one runtime'],
+  [
+    'test/api/ccs/resume.test.ts',
+    'internals',
+    'its last suite restarts a server on its own SQLite file (a cluster run starts a fresh database each time)',
+  ],
+  [
+    'test/api/client/resume.test.ts',
+    'internals',
+    "publishes presence events onto one node's bus (test/helpers/resume.ts)",
+  ],
+  [
+    'test/api/foundation/tls.test.ts',
+    'proxy',
+    "tests each server's own TLS listener; the random proxy in front of the nodes speaks plain HTTP",
+  ],
+  [
+    'test/api/inputs/sizes.test.ts',
+    'proxy',
+    "a node's early 413 to a body still arriving reaches the client as the proxy's 502 (the node closes the connection under the proxy's upload); to fix in test/helpers/random-proxy.ts",
+  ],
+  [
+    'test/api/operations/metrics.test.ts',
+    'internals',
+    "reads GET /metrics, each node's own by design (an operator scrapes every node); behind the proxy a scrape reaches one node at random",
+  ],
+  [
+    'test/api/security/anonymous-capacity.test.ts',
+    'bug',
+    'the anonymous per-address limit (--limit-anonymous-per-ip) counts on each node, not across the cluster, as the in-flight limit',
+  ],
+  // bugs: a node answers differently
+  [
+    'test/api/ccs/quirk-and-busy.test.ts',
+    'bug',
+    "the per-client in-flight limit (--limit-per-client) counts on each node, not across the cluster (issue 16, item 4); the suite also waits on one node's count (test/helpers/in-flight.ts)",
+  ],
+  [
+    'test/api/voice/provisioning/switch-obeys.test.ts',
+    'bug',
+    'GET /sim/v1/pstn/calls lists only the outside calls of the node asked (docs/cluster.md, Forwarding, Not yet)',
+  ],
+  [
+    'test/api/voice/provisioning/relations.test.ts',
+    'bug',
+    "concurrent POSTs of a system record (zones) on two nodes can get one id: a new id is the highest in the node's directory cache + 1, not allocated in the database",
+  ],
+  [
+    'test/api/voice/unknown-number.test.ts',
+    'bug',
+    'GET /api/v1/calls/{id} of a call to an unknown number (it ends at once) answers 404 right after its POST answered 201; a single node answers the ended call (cause not yet found)',
+  ],
+].map(([file, kind, reason]) => ({ file, kind, reason }));
+
+const STARTS_SERVER = /\b(startTestServer|suiteServer)\(/;
+
+/** Whether `file` or a helper it imports from its own test folder tree starts a test server. */
+function startsTestServer(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  if (STARTS_SERVER.test(text)) return true;
+  for (const m of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+    const dep = join(dirname(file), `${m[1]}.ts`);
+    // test/helpers defines the server itself and the cluster tests' helpers: not a suite's own.
+    if (dep.split(sep).includes('helpers')) continue;
+    if (startsTestServer(dep, seen)) return true;
+  }
+  return false;
+}
+
+/** The files of `files` the cluster pass runs, and the excluded ones among them with why. */
+export function clusterPass(files, cwd = process.cwd()) {
+  const rel = (f) => relative(cwd, f).split(sep).join('/');
+  const excluded = new Map(EXCLUDED.map((e) => [e.file, e.reason]));
+  const run = [];
+  const skipped = [];
+  for (const f of files) {
+    const r = rel(f);
+    if (!r.startsWith('test/api/') || !startsTestServer(f)) continue;
+    if (excluded.has(r)) skipped.push({ file: r, reason: excluded.get(r) });
+    else run.push(f);
+  }
+  return { run, skipped };
+}
