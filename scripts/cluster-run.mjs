@@ -129,6 +129,11 @@ export const EXCLUDED = [
     'bug',
     'GET /api/v1/calls/{id} of a call to an unknown number (it ends at once) answers 404 right after its POST answered 201; a single node answers the ended call (cause not yet found)',
   ],
+  [
+    'test/api/ccs/live-calls.test.ts',
+    'bug',
+    "GET /sim/v1/state shows only the calls of the node asked (the suite finds its call there: seen failing 1 run in 3); it also waits on the first node's record writer (runtime.contactCenter)",
+  ],
 ].map(([file, kind, reason]) => ({ file, kind, reason }));
 
 const STARTS_SERVER = /\b(startTestServer|suiteServer)\(/;
