@@ -65,6 +65,7 @@ export class Directory {
   private devicesByOwner = new Map<string, Device[]>();
   private listeners: Listener[] = [];
   private replicate: Replicator | undefined;
+  private changes = 0;
 
   private constructor(private readonly store: EntityStore) {}
 
@@ -196,6 +197,14 @@ export class Directory {
     this.setInMemory(RETIRED, tombstone);
   }
 
+  /**
+   * Counts the changes listeners heard (local and other nodes' alike): a read that depends only
+   * on the directory may be kept while it stays the same (src/api/route-core/read-cache.ts).
+   */
+  get generation(): number {
+    return this.changes;
+  }
+
   onChange(listener: Listener): () => void {
     this.listeners.push(listener);
     return () => {
@@ -318,6 +327,7 @@ export class Directory {
   }
 
   private emit(change: DirectoryChange): void {
+    this.changes++;
     for (const l of this.listeners) l(change);
   }
 }

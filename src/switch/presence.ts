@@ -27,6 +27,8 @@ export const hasPresence = (e: Extension | undefined): e is Extension =>
 export class Presence {
   private accounts = new Map<string, AccountState>();
   private registered = new Map<string, boolean>();
+  /** Counts the changes of `registered` (a read showing it may be kept while it stays the same). */
+  private registrations = 0;
   /** Explicit ACD sign-in, by account. */
   private readonly acd = new Map<string, boolean>();
 
@@ -43,6 +45,7 @@ export class Presence {
   rebuild(liveCalls: (account: string) => number): void {
     this.accounts = new Map();
     this.registered = new Map();
+    this.registrations++;
     for (const d of this.dir.list('device')) this.registered.set(d.id, d.registered);
     for (const t of this.dir.tenants()) {
       for (const e of this.dir.extensions(t.tenantId)) {
@@ -60,6 +63,7 @@ export class Presence {
   clear(): void {
     this.accounts = new Map();
     this.registered = new Map();
+    this.registrations++;
     this.acd.clear();
   }
 
@@ -78,6 +82,10 @@ export class Presence {
 
   isRegistered(deviceId: string): boolean {
     return this.registered.get(deviceId) === true;
+  }
+
+  get registrationGeneration(): number {
+    return this.registrations;
   }
 
   registeredDevices(tenantId: number, ext: string): Device[] {
@@ -119,6 +127,7 @@ export class Presence {
   setRegistered(device: Device, on: boolean): boolean {
     if (this.isRegistered(device.id) === on) return false;
     this.registered.set(device.id, on);
+    this.registrations++;
     const s = this.state(device.tenantId, device.ownerExt);
     if (!s) return true;
     s.registered += on ? 1 : -1;
@@ -161,6 +170,7 @@ export class Presence {
 
   /** A provisioning change of a device: a new phone starts as provisioned, a removed one is gone. */
   deviceChanged(before: Device | undefined, after: Device | undefined): void {
+    this.registrations++;
     if (before && (!after || after.ownerExt !== before.ownerExt)) {
       this.setRegistered(before, false);
       this.registered.delete(before.id);

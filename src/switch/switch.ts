@@ -300,6 +300,11 @@ export class Switch {
     return this.core.presence.isRegistered(deviceId);
   }
 
+  /** Grows with every change of any phone's registration (what `isRegistered` answers). */
+  registrationGeneration(): number {
+    return this.core.presence.registrationGeneration;
+  }
+
   registerDevice(deviceId: string): void {
     const d = findDevice(this.core, deviceId);
     this.run(d.tenantId, () => phones.register(this.core, d));

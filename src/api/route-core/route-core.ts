@@ -5,6 +5,7 @@ import { bounded } from '../schema/bounds.js';
 import type { HttpMethod, OperationDoc } from '../schema/openapi.js';
 import type { ApiDocs } from '../schema/registry.js';
 import { type Placement, type PlaceOf, type PlaceOfBody, placementHooks } from './placement.js';
+import type { KeptAnswer, ReadCache } from './read-cache.js';
 
 /**
  * The one way a route of any API runs: the voice registry, `ccRoute` and `simRoute` each turn
@@ -17,6 +18,11 @@ import { type Placement, type PlaceOf, type PlaceOfBody, placementHooks } from '
  *   4 body, then 5 query, against their schemas
  *   6 the handler, on the API's own input
  *   7 render: the API's body for the outcome (or Fastify sends what the handler returned)
+ *
+ * A read that declares `cached` (its answer depends only on the caller, the URL and what its
+ * `generation` counts) is answered after step 1 from the text kept for that principal and URL
+ * while the generation has not moved (read-cache.ts); steps 2 to 7 made that text, and would
+ * make it again.
  *
  * What differs per API (its 400 body, how it reads a body or a query, how it renders) is the
  * adapter's; failures are thrown, and the API's error handler gives them the API's error body.
@@ -51,7 +57,15 @@ export interface CoreRoute<D, I, O> {
   place?: PlaceOf | undefined;
   /** Step 0 for a route that names its tenant only in the body. */
   placeByBody?: PlaceOfBody | undefined;
+  /** A read kept as text while `generation()` stays the same (read-cache.ts). */
+  cached?: CachedRead | undefined;
   handle(input: I, req: FastifyRequest, reply: FastifyReply): O | Promise<O>;
+}
+
+/** Where a read's answers are kept, and the count of the changes that would change them. */
+export interface CachedRead {
+  cache: ReadCache;
+  generation(): number;
 }
 
 /** What a route says of itself in its API's document, besides what the core knows. */
@@ -89,6 +103,8 @@ export interface RouteAdapter<D, I, O, S = undefined> {
   ): I;
   /** Step 7: writes the outcome (called without `this`). Absent: Fastify sends what the handler returned. */
   render?(reply: FastifyReply, outcome: O, input: I, def: D): unknown;
+  /** The outcome as the text `render` would send, when it may be kept (a plain 200); else undefined. */
+  answerOf?(outcome: O, input: I, def: D): KeptAnswer | undefined;
 }
 
 /** The operation's path in the document: the root row `/` is the prefix itself, as Fastify registers it. */
@@ -109,8 +125,15 @@ export function addRoute<D, I, O, S>(
   const bodySchema = route.body;
   const querySchema = route.query;
   const render = adapter.render;
+  const cached = route.cached && adapter.answerOf ? route.cached : undefined;
   const handler: RouteHandlerMethod = (req, reply) => {
     const principal = adapter.admit(req, def);
+    let generation = 0;
+    if (cached && principal) {
+      generation = cached.generation();
+      const kept = cached.cache.get(principal, req.url, generation);
+      if (kept) return sendKept(reply, kept);
+    }
     const params = (req.params ?? {}) as Record<string, string>;
     if (paramsSchema) adapter.check(paramsSchema, params, 'params', def);
     const scope = adapter.scope ? adapter.scope(principal, params) : (undefined as S);
@@ -126,6 +149,13 @@ export function addRoute<D, I, O, S>(
     }
     const input = adapter.input(req, principal, params, scope, body, query);
     const outcome = route.handle(input, req, reply);
+    if (cached && principal && !(outcome instanceof Promise)) {
+      const answer = adapter.answerOf!(outcome, input, def);
+      if (answer) {
+        cached.cache.set(principal, req.url, generation, answer);
+        return sendKept(reply, answer);
+      }
+    }
     if (!render) return outcome;
     if (outcome instanceof Promise) return outcome.then((o) => void render(reply, o, input, def));
     render(reply, outcome, input, def);
@@ -141,6 +171,10 @@ export function addRoute<D, I, O, S>(
     ...(route.config ? { config: route.config } : {}),
     ...(placed ? placed : { handler }),
   });
+}
+
+function sendKept(reply: FastifyReply, kept: KeptAnswer): void {
+  reply.code(kept.status).type(kept.contentType).send(kept.body);
 }
 
 function document<D, I, O>(

@@ -24,6 +24,8 @@ export interface VoiceSwitch {
   sendMessage(tenantId: number, deviceIds: string[], text: string, priority: string): void;
   /** Whether a phone is logged in (a directory device's `registered`). */
   isRegistered(deviceId: string): boolean;
+  /** Grows with every change of what `isRegistered` answers (reads kept by the read cache). */
+  registrationGeneration(): number;
   snapshot(): Pick<SimState, 'devices'>;
 }
 

@@ -90,6 +90,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/tenants/:tenantId/extensions',
     verbs: {
       GET: {
+        cached: true,
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
         doc: {
           ...readDoc('listExtensions', 'The extensions of a tenant', ExtensionListSchema, {
@@ -125,6 +126,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/tenants/:tenantId/extensions/:extension',
     verbs: {
       GET: {
+        cached: true,
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM', 'TA', 'U'],
         doc: readDoc('getExtension', 'One extension of a tenant', ExtensionSchema, {
           params: ExtensionParams,
@@ -141,6 +143,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/tenants/:tenantId/users/:extension/phones',
     verbs: {
       GET: {
+        cached: true,
         rules: ['ST:TBAM', 'UT:TBAM', 'TA', 'U'],
         doc: readDoc('listUserPhones', 'The phones of a user or location', UserPhoneListSchema, {
           params: ExtensionParams,
@@ -166,6 +169,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/devicestates',
     verbs: {
       GET: {
+        cached: true,
         rules: ['ST:TBAM', 'UT:TBAM'],
         doc: readDoc('listDeviceStates', 'The registration state of every phone', DeviceStateListSchema, {
           query: halQuery('list'),
@@ -201,6 +205,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/devicestates/:deviceId',
     verbs: {
       GET: {
+        cached: true,
         rules: ['ST:CC', 'ST:TBAM', 'UT:TBAM'],
         doc: readDoc('getDeviceState', 'The registration state of one phone', DeviceStateSchema, {
           params: DeviceParams,

@@ -26,6 +26,7 @@ export const enumResources: ResourceDef[] = [
     path: '/v1/enums',
     verbs: {
       GET: {
+        cached: true,
         rules: READERS,
         doc: {
           operationId: 'listEnums',
@@ -51,6 +52,7 @@ export const enumResources: ResourceDef[] = [
     path: '/v1/enums/:enumName',
     verbs: {
       GET: {
+        cached: true,
         rules: READERS,
         doc: {
           operationId: 'getEnum',

@@ -7,7 +7,8 @@ import { parseExpand } from './expand.js';
 import { applyFilter, parseFilter } from './filter.js';
 import type { Entity, ItemSchema, Links } from './model.js';
 import type { HeaderDoc, ResponseDoc } from '../../schema/openapi.js';
-import { addRoute, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
+import { addRoute, type CachedRead, type RouteAdapter, type RouteDoc } from '../../route-core/route-core.js';
+import { type KeptAnswer, ReadCache } from '../../route-core/read-cache.js';
 import { requestPrincipal } from '../../auth/request-principal.js';
 import type { PlaceOf, Target } from '../../route-core/placement.js';
 import { firstIssue, type SchemaIssue } from '../../schema/validate.js';
@@ -62,6 +63,12 @@ export interface VerbDoc {
 export interface VerbDef {
   /** Who may use this verb (core/permissions AccessRule tokens). */
   rules: readonly AccessRule[];
+  /**
+   * A GET whose answer depends only on the requester, the URL, the directory and phone
+   * registrations (nothing live, no clock): kept as text until one of those changes
+   * (route-core/read-cache.ts).
+   */
+  cached?: true;
   doc?: VerbDoc;
   handle(ctx: Ctx): Outcome | Promise<Outcome>;
 }
@@ -112,7 +119,14 @@ export function registerResources(
   deps: RegistryDeps,
 ): void {
   const adapter = voiceAdapter(deps);
-  for (const def of defs) registerResource(app, def, deps, adapter);
+  const { directory } = deps.runtime;
+  const sw = deps.runtime.switch;
+  // Both counts only grow, so their sum moves whenever either does.
+  const cached: CachedRead = {
+    cache: new ReadCache(),
+    generation: () => directory.generation + sw.registrationGeneration(),
+  };
+  for (const def of defs) registerResource(app, def, deps, adapter, cached);
 }
 
 /** A verb of a row, as the route core hands it back to the voice adapter. */
@@ -126,6 +140,7 @@ function registerResource(
   def: ResourceDef,
   deps: RegistryDeps,
   adapter: RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined>,
+  cached: CachedRead,
 ): void {
   const supported = VERBS.filter((v) => def.verbs[v]);
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
@@ -141,6 +156,7 @@ function registerResource(
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
       place: def.place,
+      cached: verb === 'GET' && vd.cached ? cached : undefined,
       doc: doc && operation(deps, doc),
       handle: vd.handle,
     });
@@ -207,6 +223,7 @@ function voiceAdapter(deps: RegistryDeps): RouteAdapter<VoiceRoute, Ctx, Outcome
       return ctx;
     },
     render: (reply, outcome, ctx, { ns }) => send(reply, outcome, ctx, ns),
+    answerOf: (outcome, ctx, { ns }) => answerOf(outcome, ctx, ns),
   };
 }
 
@@ -294,5 +311,19 @@ function send(reply: FastifyReply, outcome: Outcome, ctx: Ctx, ns: Namespace): F
   if ('json' in outcome) return reply.type(HAL_JSON).send(outcome.json);
   return reply.send();
 }
+
+/** The text `send` sends for a plain 200 (what JSON.stringify makes of the body, as Fastify does). */
+function answerOf(outcome: Outcome, ctx: Ctx, ns: Namespace): KeptAnswer | undefined {
+  if (outcome.location || (outcome.status ?? 200) !== 200) return undefined;
+  let body: string;
+  if ('entity' in outcome)
+    body = JSON.stringify(renderHal(outcome.entity, parseExpand(queryValues(ctx.url, 'expand')), ns));
+  else if ('json' in outcome) body = JSON.stringify(outcome.json);
+  else return undefined;
+  return { status: 200, contentType: HAL_JSON_UTF8, body };
+}
+
+/** The content type Fastify gives a serialized HAL body. */
+const HAL_JSON_UTF8 = `${HAL_JSON}; charset=utf-8`;
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;

@@ -57,6 +57,7 @@ export const navigationResources: ResourceDef[] = [
     ns: 'api',
     verbs: {
       GET: {
+        cached: true,
         rules: ANYONE,
         doc: {
           operationId: 'getApiRoot',
@@ -82,6 +83,7 @@ export const navigationResources: ResourceDef[] = [
     path: '/v1',
     verbs: {
       GET: {
+        cached: true,
         rules: ANYONE,
         doc: {
           operationId: 'getV1Root',
@@ -98,6 +100,7 @@ export const navigationResources: ResourceDef[] = [
     path: '/v1/uridictionary',
     verbs: {
       GET: {
+        cached: true,
         rules: ['UT:*', 'ST:CC', 'TA'],
         doc: {
           operationId: 'getUriDictionary',
@@ -115,6 +118,7 @@ export const navigationResources: ResourceDef[] = [
     ns: path.startsWith('/v1') ? 'v1' : 'api',
     verbs: {
       GET: {
+        cached: true,
         rules: ANYONE,
         doc: {
           operationId: path.startsWith('/v1') ? 'getV1Relation' : 'getApiRelation',

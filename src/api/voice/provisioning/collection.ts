@@ -276,6 +276,13 @@ const verb = (
   handle: VerbDef['handle'],
 ): VerbDef | undefined => (rules ? { rules, doc: doc(), handle } : undefined);
 
+/** A reading verb: its answer comes from the directory and phone registrations only, so it is kept. */
+const readVerb = (
+  rules: AccessRule[] | undefined,
+  doc: () => VerbDoc,
+  handle: VerbDef['handle'],
+): VerbDef | undefined => (rules ? { rules, doc: doc(), handle, cached: true } : undefined);
+
 /** A writing verb: its checks and its write take their turn with every other provisioning write. */
 const writeVerb = (
   rules: AccessRule[] | undefined,
@@ -295,7 +302,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const listResource: ResourceDef = {
     path: def.listPath,
     verbs: {
-      GET: verb(def.listGetElsewhere ? undefined : (rules.list ?? rules.read), doc('list'), (ctx) => {
+      GET: readVerb(def.listGetElsewhere ? undefined : (rules.list ?? rules.read), doc('list'), (ctx) => {
         const s = scopeOf(ctx);
         const rows = backing.list(s).filter((r) => !ownedByOther(def, s, r));
         return {
@@ -314,7 +321,7 @@ export function collectionResources(def: CollectionDef): ResourceDef[] {
   const itemResource: ResourceDef = {
     path: def.itemPath,
     verbs: {
-      GET: verb(def.itemGetElsewhere ? undefined : rules.read, doc('read'), (ctx) => {
+      GET: readVerb(def.itemGetElsewhere ? undefined : rules.read, doc('read'), (ctx) => {
         const s = scopeOf(ctx);
         return { entity: rowEntity(def, s, found(def, s, ctx.params[def.idField])) };
       }),
@@ -400,7 +407,7 @@ export function singletonResources(def: SingletonDef): ResourceDef[] {
     {
       path: def.path,
       verbs: {
-        GET: verb(
+        GET: readVerb(
           def.rules.read,
           () => singletonDoc(def, 'read'),
           (ctx) => ({ entity: rowEntity(def, scopeIn(ctx), rowOf(scopeIn(ctx))) }),

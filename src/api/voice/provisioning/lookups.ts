@@ -57,6 +57,7 @@ export const lookupResources: ResourceDef[] = [
     path: '/v1/macaddresses',
     verbs: {
       GET: {
+        cached: true,
         rules: ['UT:TBAM'],
         doc: {
           operationId: 'findMacAddress',
