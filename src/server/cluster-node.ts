@@ -15,8 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ClusterState } from '../api/cluster/plugin.js';
-import { LeaseMembership } from '../cluster/lease-membership.js';
-import { connectNats, eventStreamName, subjectPrefix } from '../cluster/nats.js';
+import type { LeaseMembership } from '../cluster/lease-membership.js';
 import { type Membership, StandaloneMembership } from '../core/cluster.js';
 import type { CallIdGenerator } from '../core/ids.js';
 import type { Telemetry } from '../core/telemetry.js';
@@ -90,6 +89,11 @@ export async function openNode(
     return standaloneNode(config, nodeId, hold.release, me);
   }
   const hold = await holdAsClusterNode(db, target, me, log);
+  // Loaded only here: a standalone server never loads the NATS client (docs/benchmarks.md, "Cold start").
+  const [{ LeaseMembership }, { connectNats, eventStreamName, subjectPrefix }] = await Promise.all([
+    import('../cluster/lease-membership.js'),
+    import('../cluster/nats.js'),
+  ]);
   let nats;
   try {
     nats = await connectNats({ servers: config.nats, nodeId, clusterName: config.clusterName, log });

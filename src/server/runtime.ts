@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
-import { JetStreamBus } from '../cluster/jetstream-bus.js';
+import type { JetStreamBus } from '../cluster/jetstream-bus.js';
 import { ContactCenter } from '../contact-center/contact-center.js';
 import { LiveStateJournal } from '../contact-center/live-state-journal.js';
 import { Takeover } from '../contact-center/takeover.js';
@@ -22,7 +22,6 @@ import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import type { Config } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
-import { startClusterSecurity } from '../cluster/security-sync.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
@@ -118,7 +117,7 @@ export async function createRuntime(
   const events = parts
     ? parts.events
     : node.cluster
-      ? await JetStreamBus.start({
+      ? await (await import('../cluster/jetstream-bus.js')).JetStreamBus.start({
           nc: node.cluster.nats,
           clusterName: node.cluster.clusterName,
           membership: node.membership,
@@ -165,7 +164,7 @@ export async function createRuntime(
 
   // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
   const security = node.cluster
-    ? startClusterSecurity({
+    ? (await import('../cluster/security-sync.js')).startClusterSecurity({
         db,
         nats: node.cluster.nats,
         prefix: node.cluster.prefix,

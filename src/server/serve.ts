@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { type DatabaseTarget, describe } from '../store/database.js';
 import { buildApp } from './app.js';
-import { composeForwarding } from './cluster-forward.js';
 import type { Config } from './config.js';
 import { checkDemoPasswords, credentialLines, warnAboutDemoCredentials } from './demo-credentials.js';
 import { startFailover } from './failover.js';
@@ -107,8 +106,9 @@ export async function startServer(
 }
 
 /** The cluster node's links to the other nodes, on its own NATS connection and membership. */
-function clusterLinks(runtime: Runtime): Promise<ServerExtension> {
+async function clusterLinks(runtime: Runtime): Promise<ServerExtension> {
   const cluster = runtime.cluster!;
+  const { composeForwarding } = await import('./cluster-forward.js');
   return composeForwarding(runtime, {
     nats: cluster.nats,
     prefix: cluster.prefix,
