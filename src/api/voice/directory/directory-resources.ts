@@ -1,6 +1,7 @@
 import { forbidden, invalid, notFound } from '../../../core/errors.js';
 import type { Principal } from '../../../core/permissions.js';
 import { type Device, EXTENSION_TYPES, type Extension } from '../../../directory/model.js';
+import { requestPrincipal } from '../../auth/request-principal.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
 import type { Scope } from '../provisioning/backing.js';
@@ -203,6 +204,12 @@ export const directoryResources: ResourceDef[] = [
   },
   {
     path: '/v1/devicestates/:deviceId',
+    // A phone's registration is live on its tenant's owner: an unscoped telco user's read (no
+    // tenant of its own) goes there too, not only a tenant's (docs/cluster.md, Forwarding).
+    placeIn: (runtime) => (req, params) => {
+      const p = requestPrincipal(req);
+      return p && (p.tenantId ?? runtime.directory.device(params.deviceId ?? '')?.tenantId);
+    },
     verbs: {
       GET: {
         cached: true,

@@ -83,6 +83,8 @@ export interface ResourceDef {
   verbs: Partial<Record<Verb, VerbDef>>;
   /** In a cluster: what its requests concern, instead of the voice rule (route-core/placement.ts). */
   place?: PlaceOf;
+  /** The same, when it needs the runtime (a record's tenant read from the directory). */
+  placeIn?: (runtime: VoiceRuntime) => PlaceOf;
 }
 
 export interface ListSpec {
@@ -155,7 +157,7 @@ function registerResource(
       body: doc?.body,
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
-      place: def.place,
+      place: def.place ?? def.placeIn?.(deps.runtime),
       cached: verb === 'GET' && vd.cached ? cached : undefined,
       doc: doc && operation(deps, doc),
       handle: vd.handle,
