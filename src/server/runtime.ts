@@ -6,7 +6,7 @@ import { LiveStateJournal } from '../contact-center/live-state-journal.js';
 import { Takeover } from '../contact-center/takeover.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
-import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
+import type { SharedInflight, SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import type { EventStreamSource } from '../core/event-stream.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
@@ -56,6 +56,8 @@ export interface Runtime {
   /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
   sharedLockouts?: SharedLockouts;
   sharedSocketClaims?: SharedSocketClaims;
+  /** In a cluster: REST requests in flight per client on the other nodes, per limiter. */
+  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight };
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -207,7 +209,13 @@ export async function createRuntime(
     liveState: { store: liveStore, journal, takeover },
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
-    ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
+    ...(security
+      ? {
+          sharedLockouts: security.lockouts,
+          sharedSocketClaims: security.socketClaims,
+          sharedInflight: security.inflight.pools,
+        }
+      : {}),
     telemetry,
     resetToDemo: () => resetTo(demoWorld(telco)),
     resetTo,

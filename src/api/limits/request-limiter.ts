@@ -1,7 +1,16 @@
+import type { SharedInflight } from '../../core/shared-security.js';
+
 /**
  * REST admission (docs/decisions.md §1.8): at most `perClient` requests in flight per client
  * (principal + IP) and `inflight` in all. A request that cannot start within `busyDelayMs` is refused as busy.
  * Real time: the busy delay is a transport timer, never the virtual clock.
+ *
+ * In a cluster (`shared`), a client's requests on the other nodes count against `perClient` too,
+ * as those nodes last announced them; `inflight` stays this node's. A client admitted on two
+ * nodes at once, before either heard of the other, is over its limit for a moment: the node that
+ * yields takes back slots whose request has not started (`revocable`), as late admissions.
+ * A request with no client (`null`: one another node forwarded here, counted for its client by
+ * the node it reached) counts in `inflight` only.
  */
 export interface RequestLimits {
   inflight: number;
@@ -12,7 +21,7 @@ export interface RequestLimits {
 export type Release = () => void;
 
 interface Waiter {
-  client: string;
+  client: string | null;
   start: (release: Release) => void;
   timer: NodeJS.Timeout;
 }
@@ -38,16 +47,28 @@ export class RequestLimiter {
   private total = 0;
   private readonly perClient = new Map<string, ClientCount>();
   private waiters: Waiter[] = [];
+  /** Cluster only: per client, the slots that may still be taken back, oldest first. */
+  private readonly revocable = new Map<string, (() => void)[]>();
 
-  constructor(private readonly limits: () => RequestLimits) {}
+  constructor(
+    private readonly limits: () => RequestLimits,
+    private readonly shared?: SharedInflight,
+  ) {
+    shared?.onHeard((client) => this.heard(client));
+  }
+
+  /** Whether other nodes' counts apply (then slots may be taken back: `revocable`). */
+  get clustered(): boolean {
+    return this.shared !== undefined;
+  }
 
   /** A release function when the request may start now, else null (then `acquire` waits). */
-  tryAcquire(client: string): Release | null {
+  tryAcquire(client: string | null): Release | null {
     return this.canStart(client) ? this.take(client) : null;
   }
 
   /** Resolves with a release function once the request may start; rejects with BusyError. */
-  acquire(client: string): Promise<Release> {
+  acquire(client: string | null): Promise<Release> {
     // Waiters are only ever blocked by a full limit (wake() runs on every release), so a request
     // that can start now jumps no one.
     if (this.canStart(client)) return Promise.resolve(this.take(client));
@@ -75,12 +96,51 @@ export class RequestLimiter {
     return this.perClient.size;
   }
 
-  private canStart(client: string): boolean {
-    const l = this.limits();
-    return this.total < l.inflight && (this.perClient.get(client)?.n ?? 0) < l.perClient;
+  /**
+   * Cluster only: `revoke` is called should this node give up one of the client's slots (it was
+   * over its limit across nodes): the caller then releases that slot and waits anew. Returns
+   * the end of that offer (call it once the request starts, and when it ends).
+   */
+  offer(client: string, revoke: () => void): () => void {
+    let list = this.revocable.get(client);
+    if (!list) this.revocable.set(client, (list = []));
+    list.push(revoke);
+    return () => {
+      const l = this.revocable.get(client);
+      const i = l?.indexOf(revoke) ?? -1;
+      if (i < 0) return;
+      l!.splice(i, 1);
+      if (l!.length === 0) this.revocable.delete(client);
+    };
   }
 
-  private take(client: string): Release {
+  private canStart(client: string | null): boolean {
+    const l = this.limits();
+    if (this.total >= l.inflight) return false;
+    if (client === null) return true;
+    const here = this.perClient.get(client)?.n ?? 0;
+    if (this.shared === undefined) return here < l.perClient;
+    return here + this.shared.elsewhere(client) < l.perClient;
+  }
+
+  /**
+   * Another node's count of `client` changed: slots it freed may start waiters, and if the
+   * client is over its limit, this node keeps `perClient - ahead` of its slots and takes back the
+   * newest revocable ones beyond that (the nodes ahead keep theirs: one rule, so no slot is
+   * given up twice).
+   */
+  private heard(client: string): void {
+    if (this.waiters.length > 0) this.wake();
+    const list = this.revocable.get(client);
+    if (!list) return;
+    const here = this.perClient.get(client)?.n ?? 0;
+    let over = here - Math.max(0, this.limits().perClient - this.shared!.ahead(client));
+    while (over-- > 0 && list.length > 0) list.pop()!();
+    if (list.length === 0) this.revocable.delete(client);
+  }
+
+  private take(client: string | null): Release {
+    if (client === null) return this.takeUncounted();
     let count = this.perClient.get(client);
     if (!count) {
       if (this.perClient.size >= IDLE_CLIENTS_MAX) this.forgetIdle();
@@ -90,12 +150,25 @@ export class RequestLimiter {
     const c = count;
     this.total++;
     c.n++;
+    this.shared?.changed(client, c.n);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total--;
       c.n--;
+      this.shared?.changed(client, c.n);
+      if (this.waiters.length > 0) this.wake();
+    };
+  }
+
+  private takeUncounted(): Release {
+    this.total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
       if (this.waiters.length > 0) this.wake();
     };
   }
