@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Cluster, type ClusterNode, clusterEnv, startClusterNodes } from '../helpers/cluster.js';
 import { firstAnswers, grant, heldRequest, send } from '../helpers/raw-http.js';
+import { untilStatus } from '../helpers/in-flight.js';
 import { basic } from '../helpers/server.js';
 
 /**
@@ -18,16 +18,6 @@ const env = await clusterEnv();
 const PER_CLIENT = 3;
 const ANONYMOUS = 2;
 const CLIENT = '127.0.0.3';
-
-/** Sends `probe` until it answers `status` (bounded: the nodes hear each other within ms). */
-async function until<T extends { status: number }>(status: number, probe: () => Promise<T>): Promise<T> {
-  let last = await probe();
-  for (let i = 0; i < 100 && last.status !== status; i++) {
-    await sleep(50);
-    last = await probe();
-  }
-  return last;
-}
 
 describe('in-flight limits over three nodes', { skip: env.skip }, () => {
   let cluster: Cluster;
@@ -54,7 +44,7 @@ describe('in-flight limits over three nodes', { skip: env.skip }, () => {
     const held = nodes.map((n) => heldRequest(n, '/api/v1/calls', { from: CLIENT, headers: auth }));
     try {
       for (const n of nodes) {
-        const r = await until(503, () => voice(n, '101@1001'));
+        const r = await untilStatus(503, () => voice(n, '101@1001'));
         assert.equal(r.status, 503, `${n.nodeId} answered ${r.status}`);
         assert.ok(Number(r.headers['retry-after']) >= 1);
         assert.equal(JSON.parse(r.body).errorCode, 'BUSY');
@@ -65,7 +55,7 @@ describe('in-flight limits over three nodes', { skip: env.skip }, () => {
       // tenant's owner counts once (were it counted on both, the forwarding nodes would refuse it).
       held[0]!.abort();
       for (const n of nodes) {
-        const r = await until(200, () => voice(n, '101@1001'));
+        const r = await untilStatus(200, () => voice(n, '101@1001'));
         assert.equal(r.status, 200, `${n.nodeId} answered ${r.status}`);
       }
     } finally {
@@ -77,7 +67,7 @@ describe('in-flight limits over three nodes', { skip: env.skip }, () => {
     const from = '127.0.0.4';
     const held = nodes.slice(0, ANONYMOUS).map((n) => heldRequest(n, '/6/v2/api/oauth/token', { from }));
     try {
-      const r = await until(503, () => grant(nodes[2]!, '100@1001', '1234', { from }));
+      const r = await untilStatus(503, () => grant(nodes[2]!, '100@1001', '1234', { from }));
       assert.equal(r.status, 503);
       assert.deepEqual(JSON.parse(r.body), { success: false, reason: 'Service Unavailable' });
       // Another address is not affected.
