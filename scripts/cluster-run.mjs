@@ -18,12 +18,7 @@ export const EXCLUDED = [
   [
     'test/api/voice/auth-limits.test.ts',
     'internals',
-    "counts in-flight requests in one node's limits (limitsFor(server.runtime)); lock-out across nodes: test/cluster/security.test.ts",
-  ],
-  [
-    'test/api/security/limits-per-principal.test.ts',
-    'internals',
-    "counts in-flight requests in one node's limits (limitsFor(server.runtime))",
+    "counts in-flight requests in one node's limits (limitsFor(server.runtime)) and tests --limit-inflight, per node by design; across nodes: test/cluster/security.test.ts, test/cluster/request-limits.test.ts",
   ],
   [
     'test/api/security/small-things.test.ts',
