@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { SharedInflight } from '../core/shared-security.js';
 
 /**
- * REST requests in flight per client, over every node of a cluster (docs/cluster.md, "Security
- * state"; docs/decisions.md §1.8). Each node announces its own per-client counts on
+ * REST requests in flight per client, and contact-center sockets not yet connected per address,
+ * over every node of a cluster (docs/cluster.md, "Security state"; docs/decisions.md §1.8). Each node announces its own per-client counts on
  * `<prefix>.sec.inflight` when they change (the changes of one event-loop turn in one message, as
  * absolute counts, so a lost message is mended by the next) and all of them every third of the
  * lease TTL; it sums the others' latest counts. A node not heard from for a TTL (killed) stops
@@ -12,8 +12,8 @@ import type { SharedInflight } from '../core/shared-security.js';
  *
  * Core NATS pub/sub keeps one publisher's messages in order, which absolute counts need.
  */
-export type InflightPool = 'requests' | 'anonymous';
-const POOLS: readonly InflightPool[] = ['requests', 'anonymous'];
+export type InflightPool = 'requests' | 'anonymous' | 'pendingSockets';
+const POOLS: readonly InflightPool[] = ['requests', 'anonymous', 'pendingSockets'];
 
 interface Announcement {
   node: string;
@@ -100,7 +100,11 @@ export class InflightSync {
       this.flushing = true;
       setImmediate(() => this.flush());
     };
-    this.pools = { requests: new Pool(schedule), anonymous: new Pool(schedule) };
+    this.pools = {
+      requests: new Pool(schedule),
+      anonymous: new Pool(schedule),
+      pendingSockets: new Pool(schedule),
+    };
     this.sub = deps.nats.subscribe(this.subject, {
       callback: (err, msg) => {
         if (err) return deps.log.warn({ err }, 'in-flight counts of other nodes stopped');
@@ -155,7 +159,7 @@ export class InflightSync {
       peer = {
         heard: 0,
         ahead: a.node < this.deps.nodeId,
-        counts: { requests: new Map(), anonymous: new Map() },
+        counts: { requests: new Map(), anonymous: new Map(), pendingSockets: new Map() },
       };
       this.peers.set(a.node, peer);
     }

@@ -56,8 +56,8 @@ export interface Runtime {
   /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
   sharedLockouts?: SharedLockouts;
   sharedSocketClaims?: SharedSocketClaims;
-  /** In a cluster: REST requests in flight per client on the other nodes, per limiter. */
-  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight };
+  /** In a cluster: REST requests in flight and pending sockets per client on the other nodes. */
+  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight; pendingSockets: SharedInflight };
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */

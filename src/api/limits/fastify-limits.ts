@@ -64,7 +64,7 @@ const shared = new WeakMap<object, Limits>();
 export function limitsFor(runtime: {
   config: LimitsConfig;
   sharedSocketClaims?: SharedSocketClaims;
-  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight };
+  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight; pendingSockets: SharedInflight };
 }): Limits {
   let l = shared.get(runtime);
   if (!l) {
@@ -90,11 +90,11 @@ export function limitsFor(runtime: {
         () => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs }),
         runtime.sharedSocketClaims,
       ),
-      pendingSockets: new SocketRegistry(() => ({
-        max: c.wsPendingMax,
-        perClient: c.wsPendingPerIp,
-        idleMs: c.wsIdleMs,
-      })),
+      pendingSockets: new SocketRegistry(
+        () => ({ max: c.wsPendingMax, perClient: c.wsPendingPerIp, idleMs: c.wsIdleMs }),
+        undefined,
+        runtime.sharedInflight?.pendingSockets,
+      ),
     };
     shared.set(runtime, l);
   }

@@ -1,4 +1,5 @@
 import type { SharedInflight } from '../../core/shared-security.js';
+import { TakeBack } from './take-back.js';
 
 /**
  * REST admission (docs/decisions.md §1.8): at most `perClient` requests in flight per client
@@ -47,8 +48,8 @@ export class RequestLimiter {
   private total = 0;
   private readonly perClient = new Map<string, ClientCount>();
   private waiters: Waiter[] = [];
-  /** Cluster only: per client, the slots that may still be taken back, oldest first. */
-  private readonly revocable = new Map<string, (() => void)[]>();
+  /** Cluster only: the slots that may still be taken back. */
+  private readonly takeBack = new TakeBack();
 
   constructor(
     private readonly limits: () => RequestLimits,
@@ -102,16 +103,7 @@ export class RequestLimiter {
    * the end of that offer (call it once the request starts, and when it ends).
    */
   offer(client: string, revoke: () => void): () => void {
-    let list = this.revocable.get(client);
-    if (!list) this.revocable.set(client, (list = []));
-    list.push(revoke);
-    return () => {
-      const l = this.revocable.get(client);
-      const i = l?.indexOf(revoke) ?? -1;
-      if (i < 0) return;
-      l!.splice(i, 1);
-      if (l!.length === 0) this.revocable.delete(client);
-    };
+    return this.takeBack.offer(client, revoke);
   }
 
   private canStart(client: string | null): boolean {
@@ -131,12 +123,8 @@ export class RequestLimiter {
    */
   private heard(client: string): void {
     if (this.waiters.length > 0) this.wake();
-    const list = this.revocable.get(client);
-    if (!list) return;
     const here = this.perClient.get(client)?.n ?? 0;
-    let over = here - Math.max(0, this.limits().perClient - this.shared!.ahead(client));
-    while (over-- > 0 && list.length > 0) list.pop()!();
-    if (list.length === 0) this.revocable.delete(client);
+    this.takeBack.shed(client, here, this.limits().perClient, this.shared!.ahead(client));
   }
 
   private take(client: string | null): Release {
