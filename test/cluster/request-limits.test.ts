@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Cluster, type ClusterNode, clusterEnv, startClusterNodes } from '../helpers/cluster.js';
-import { firstAnswers, grant, heldRequest, send } from '../helpers/raw-http.js';
+import { firstAnswers, grant, heldRequest, keptHeld, send } from '../helpers/raw-http.js';
 import { untilStatus } from '../helpers/in-flight.js';
 import { basic } from '../helpers/server.js';
 
@@ -41,7 +41,9 @@ describe('in-flight limits over three nodes', { skip: env.skip }, () => {
   test('one client’s requests held on three nodes use its whole allowance on every node', async () => {
     const auth = { authorization: basic('101@1001:1234') };
     // One request held on each node: the cluster's count is the limit, no node's is.
-    const held = nodes.map((n) => heldRequest(n, '/api/v1/calls', { from: CLIENT, headers: auth }));
+    const held = nodes.map((n) =>
+      keptHeld(() => heldRequest(n, '/api/v1/calls', { from: CLIENT, headers: auth })),
+    );
     try {
       for (const n of nodes) {
         const r = await untilStatus(503, () => voice(n, '101@1001'));
@@ -65,7 +67,9 @@ describe('in-flight limits over three nodes', { skip: env.skip }, () => {
 
   test('token grants held on two nodes use the address’s anonymous allowance on the third', async () => {
     const from = '127.0.0.4';
-    const held = nodes.slice(0, ANONYMOUS).map((n) => heldRequest(n, '/6/v2/api/oauth/token', { from }));
+    const held = nodes
+      .slice(0, ANONYMOUS)
+      .map((n) => keptHeld(() => heldRequest(n, '/6/v2/api/oauth/token', { from })));
     try {
       const r = await untilStatus(503, () => grant(nodes[2]!, '100@1001', '1234', { from }));
       assert.equal(r.status, 503);

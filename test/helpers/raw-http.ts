@@ -122,3 +122,27 @@ export async function firstAnswers(
   for (let waited = 0; done.length < n && waited < limitMs; waited += 50) await sleep(50);
   return done;
 }
+
+/**
+ * A request held in flight for good: `hold()` makes it (e.g. a `heldRequest`), and whenever it is
+ * answered (it lost the race for a slot to a probe sent meanwhile, and was refused as busy) it is
+ * made again, until `abort`. For tests that hold a client's whole allowance and probe it.
+ */
+export function keptHeld(hold: () => { answer: Promise<number>; abort(): void }): { abort(): void } {
+  let stopped = false;
+  let current = hold();
+  const watch = () => {
+    void current.answer.then(() => {
+      if (stopped) return;
+      current = hold();
+      watch();
+    });
+  };
+  watch();
+  return {
+    abort() {
+      stopped = true;
+      current.abort();
+    },
+  };
+}
