@@ -18,12 +18,7 @@ export const EXCLUDED = [
   [
     'test/api/voice/auth-limits.test.ts',
     'internals',
-    "counts in-flight requests in one node's limits (limitsFor(server.runtime)); lock-out across nodes: test/cluster/security.test.ts",
-  ],
-  [
-    'test/api/security/limits-per-principal.test.ts',
-    'internals',
-    "counts in-flight requests in one node's limits (limitsFor(server.runtime))",
+    "counts in-flight requests in one node's limits (limitsFor(server.runtime)) and tests --limit-inflight, per node by design; across nodes: test/cluster/security.test.ts, test/cluster/request-limits.test.ts",
   ],
   [
     'test/api/security/small-things.test.ts',
@@ -103,17 +98,7 @@ export const EXCLUDED = [
     'internals',
     "reads GET /metrics, each node's own by design (an operator scrapes every node); behind the proxy a scrape reaches one node at random",
   ],
-  [
-    'test/api/security/anonymous-capacity.test.ts',
-    'bug',
-    'the anonymous per-address limit (--limit-anonymous-per-ip) counts on each node, not across the cluster, as the in-flight limit',
-  ],
   // bugs: a node answers differently
-  [
-    'test/api/ccs/quirk-and-busy.test.ts',
-    'bug',
-    "the per-client in-flight limit (--limit-per-client) counts on each node, not across the cluster (issue 16, item 4); the suite also waits on one node's count (test/helpers/in-flight.ts)",
-  ],
   [
     'test/api/voice/provisioning/switch-obeys.test.ts',
     'bug',

@@ -3,15 +3,18 @@ import type { Logger } from 'pino';
 import { SqlSharedLockouts } from '../store/shared-lockouts.js';
 import { SqlSharedSocketClaims } from '../store/shared-socket-claims.js';
 import type { Db } from '../store/database.js';
+import { InflightSync } from './inflight-sync.js';
 
 /**
  * The security state of a cluster node (docs/cluster.md, "Security state"): failed logins and
  * socket claims live in the shared database; every lock-out is announced on
- * `<prefix>.sec.locked` so each node also refuses credentials it had verified and cached before.
+ * `<prefix>.sec.locked` so each node also refuses credentials it had verified and cached before;
+ * REST requests in flight per client are announced by every node and summed (inflight-sync.ts).
  */
 export interface ClusterSecurity {
   lockouts: SqlSharedLockouts;
   socketClaims: SqlSharedSocketClaims;
+  inflight: InflightSync;
   close(): Promise<void>;
 }
 
@@ -52,11 +55,14 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
     Math.max(100, Math.floor(ttlMs / 3)),
   );
   renew.unref();
+  const inflight = new InflightSync({ nats, prefix, nodeId, ttlMs, log });
   return {
     lockouts,
     socketClaims,
+    inflight,
     async close() {
       clearInterval(renew);
+      inflight.close();
       sub.unsubscribe();
       await socketClaims.releaseAll().catch(() => {});
     },

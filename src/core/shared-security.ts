@@ -33,3 +33,22 @@ export interface SharedSocketClaims {
   claim(client: string, perClient: number): Promise<string | null>;
   free(claimId: string): void;
 }
+
+/**
+ * One request limiter's in-flight counts on the other nodes (`--limit-per-client`,
+ * `--limit-anonymous-per-ip`), as they last told them: each node announces its own counts when
+ * they change and hears the others', so admission stays a local look-up (docs/decisions.md §1.8).
+ */
+export interface SharedInflight {
+  /** The client's requests in flight on the other live nodes, as last heard. */
+  elsewhere(client: string): number;
+  /**
+   * Of those, the ones on nodes that keep their slots first when the client turns out to be over
+   * its limit (admitted on two nodes at once): this node may keep `perClient - ahead` of its own.
+   */
+  ahead(client: string): number;
+  /** This node's count of the client is now `n` (told to the others soon after). */
+  changed(client: string, n: number): void;
+  /** Hears another node's count of `client` change (or expire). */
+  onHeard(listener: (client: string) => void): void;
+}

@@ -6,7 +6,7 @@ import { LiveStateJournal } from '../contact-center/live-state-journal.js';
 import { Takeover } from '../contact-center/takeover.js';
 import { type Clock, createClock } from '../core/clock.js';
 import type { Membership } from '../core/cluster.js';
-import type { SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
+import type { SharedInflight, SharedLockouts, SharedSocketClaims } from '../core/shared-security.js';
 import type { EventStreamSource } from '../core/event-stream.js';
 import { CallIdGenerator } from '../core/ids.js';
 import { Telemetry } from '../core/telemetry.js';
@@ -55,6 +55,8 @@ export interface Runtime {
   /** In a cluster: failed logins and socket claims counted over every node (docs/cluster.md). */
   sharedLockouts?: SharedLockouts;
   sharedSocketClaims?: SharedSocketClaims;
+  /** In a cluster: REST requests in flight and pending sockets per client on the other nodes. */
+  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight; pendingSockets: SharedInflight };
   /** Counters and gauges for the operator's metrics (`GET /metrics`). */
   telemetry: Telemetry;
   /** Sees every response and socket frame when set (the contract tests). */
@@ -206,7 +208,13 @@ export async function createRuntime(
     liveState: { store: liveStore, journal, takeover },
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),
-    ...(security ? { sharedLockouts: security.lockouts, sharedSocketClaims: security.socketClaims } : {}),
+    ...(security
+      ? {
+          sharedLockouts: security.lockouts,
+          sharedSocketClaims: security.socketClaims,
+          sharedInflight: security.inflight.pools,
+        }
+      : {}),
     telemetry,
     resetToDemo: () => resetTo(demoWorld(telco)),
     resetTo,

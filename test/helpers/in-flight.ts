@@ -15,3 +15,20 @@ export async function untilInFlight(s: TestServer, n: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * The black-box way (any server, a cluster too): sends `probe` until it answers `status`, up to
+ * about 10 s, and gives the last answer. A probe that gets in while held requests are still
+ * being admitted (or, on a cluster, before the nodes heard of each other) just completes.
+ */
+export async function untilStatus<T extends { status: number }>(
+  status: number,
+  probe: () => Promise<T>,
+): Promise<T> {
+  let last = await probe();
+  for (let i = 0; i < 200 && last.status !== status; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    last = await probe();
+  }
+  return last;
+}

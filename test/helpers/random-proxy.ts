@@ -55,6 +55,11 @@ export async function startRandomProxy(
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
+    // A client that leaves before its answer is complete: the node sees it leave too, as behind
+    // a balancer (a held request's slot comes back at once, not at the node's body time-out).
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
     req.pipe(up);
   });
   server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {

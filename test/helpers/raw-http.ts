@@ -16,7 +16,7 @@ export interface RawAnswer {
 
 /** One complete HTTP request over its own connection. */
 export function send(
-  s: TestServer,
+  s: Pick<TestServer, 'httpUrl' | 'wsUrl'>,
   path: string,
   opts: From & { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawAnswer> {
@@ -38,11 +38,20 @@ export function send(
 }
 
 /** `GET path` with Basic credentials `user:pass`. */
-export const getBasic = (s: TestServer, path: string, userPass: string, opts: From = {}) =>
-  send(s, path, { ...opts, headers: { authorization: basic(userPass) } });
+export const getBasic = (
+  s: Pick<TestServer, 'httpUrl' | 'wsUrl'>,
+  path: string,
+  userPass: string,
+  opts: From = {},
+) => send(s, path, { ...opts, headers: { authorization: basic(userPass) } });
 
 /** A password grant of the contact-center API. */
-export const grant = (s: TestServer, username: string, password: string, opts: From = {}) =>
+export const grant = (
+  s: Pick<TestServer, 'httpUrl' | 'wsUrl'>,
+  username: string,
+  password: string,
+  opts: From = {},
+) =>
   send(s, '/6/v2/api/oauth/token', {
     ...opts,
     method: 'POST',
@@ -55,7 +64,7 @@ export const grant = (s: TestServer, username: string, password: string, opts: F
  * the status the server gave, or -1 when it closed the connection without one.
  */
 export function heldRequest(
-  s: TestServer,
+  s: Pick<TestServer, 'httpUrl' | 'wsUrl'>,
   path: string,
   opts: From & { method?: string; headers?: Record<string, string> } = {},
 ): { answer: Promise<number>; abort(): void } {
@@ -82,7 +91,7 @@ export function heldRequest(
  * frame and its close code (listened for from the start: a refused socket may close at once).
  */
 export function upgrade(
-  s: TestServer,
+  s: Pick<TestServer, 'httpUrl' | 'wsUrl'>,
   path: string,
   opts: From & { headers?: Record<string, string>; protocols?: string[] } = {},
 ): Promise<{ status: number; ws?: WebSocket; closed: Promise<number>; first: Promise<string> }> {
@@ -112,4 +121,28 @@ export async function firstAnswers(
   for (const a of answers) void a.then((v) => done.push(v));
   for (let waited = 0; done.length < n && waited < limitMs; waited += 50) await sleep(50);
   return done;
+}
+
+/**
+ * A request held in flight for good: `hold()` makes it (e.g. a `heldRequest`), and whenever it is
+ * answered (it lost the race for a slot to a probe sent meanwhile, and was refused as busy) it is
+ * made again, until `abort`. For tests that hold a client's whole allowance and probe it.
+ */
+export function keptHeld(hold: () => { answer: Promise<number>; abort(): void }): { abort(): void } {
+  let stopped = false;
+  let current = hold();
+  const watch = () => {
+    void current.answer.then(() => {
+      if (stopped) return;
+      current = hold();
+      watch();
+    });
+  };
+  watch();
+  return {
+    abort() {
+      stopped = true;
+      current.abort();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CcRuntime } from './cc-runtime.js';
-import { clientOf, registerRestLimits } from '../limits/index.js';
+import { clientOf, forwardedBy, registerRestLimits } from '../limits/index.js';
 import { notePrincipal } from '../auth/request-principal.js';
 import { requireJsonWrites } from '../schema/json-only.js';
 import { capBodies } from '../schema/bounds.js';
@@ -40,7 +40,12 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
   // The token grant is work without credentials: it draws from its own per-IP pool, never from
   // the slots of authenticated clients.
   await app.register(async (anonymous) => {
-    registerRestLimits(anonymous, { limiter: limits.anonymous, clientKey: (req) => req.ip, sendBusy });
+    registerRestLimits(anonymous, {
+      limiter: limits.anonymous,
+      clientKey: (req) => req.ip,
+      sendBusy,
+      ...forwardedBy(runtime.placement),
+    });
     oauthRoutes(anonymous, runtime, tokens);
   });
   const continuity = await runtime.continuity;
@@ -70,6 +75,7 @@ export async function ccsApi(app: FastifyInstance, opts: { runtime: CcRuntime })
       limiter: limits.requests,
       clientKey: (req) => clientOf('cc', callerOf(req).id, req.ip),
       sendBusy,
+      ...forwardedBy(runtime.placement),
     });
     tenantRoutes(api, runtime);
     agentRoutes(api, runtime);

@@ -107,7 +107,12 @@ export function eventSocket(
       socket.close(TRY_AGAIN_LATER, 'too many connections');
       return;
     }
-    let slot = limits.pendingSockets.admit(ip, () => socket.close(1000, 'idle'));
+    let slot = limits.pendingSockets.admit(
+      ip,
+      () => socket.close(1000, 'idle'),
+      // In a cluster: admitted on several nodes at once, over the address's limit.
+      () => socket.close(TRY_AGAIN_LATER, 'too many connections'),
+    );
     let session: Session | undefined;
     let connecting = false;
     const connectTimer = setTimeout(() => {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUpgrade } from '../transport/websockets.js';
 import { BusyError, RequestLimiter } from './request-limiter.js';
-import type { SharedSocketClaims } from '../../core/shared-security.js';
+import type { SharedInflight, SharedSocketClaims } from '../../core/shared-security.js';
+import { ClusterSlot } from './cluster-slot.js';
 import { SocketRegistry } from './socket-registry.js';
 
 /** The settings the limits read (from the server's configuration, read again at every check). */
@@ -63,30 +64,37 @@ const shared = new WeakMap<object, Limits>();
 export function limitsFor(runtime: {
   config: LimitsConfig;
   sharedSocketClaims?: SharedSocketClaims;
+  sharedInflight?: { requests: SharedInflight; anonymous: SharedInflight; pendingSockets: SharedInflight };
 }): Limits {
   let l = shared.get(runtime);
   if (!l) {
     const c = runtime.config;
     l = {
-      requests: new RequestLimiter(() => ({
-        inflight: c.limitInflight,
-        perClient: c.limitPerClient,
-        busyDelayMs: c.busyDelayMs,
-      })),
-      anonymous: new RequestLimiter(() => ({
-        inflight: c.limitInflight,
-        perClient: c.limitAnonymousPerIp,
-        busyDelayMs: c.busyDelayMs,
-      })),
+      requests: new RequestLimiter(
+        () => ({
+          inflight: c.limitInflight,
+          perClient: c.limitPerClient,
+          busyDelayMs: c.busyDelayMs,
+        }),
+        runtime.sharedInflight?.requests,
+      ),
+      anonymous: new RequestLimiter(
+        () => ({
+          inflight: c.limitInflight,
+          perClient: c.limitAnonymousPerIp,
+          busyDelayMs: c.busyDelayMs,
+        }),
+        runtime.sharedInflight?.anonymous,
+      ),
       sockets: new SocketRegistry(
         () => ({ max: c.wsMax, perClient: c.wsPerClient, idleMs: c.wsIdleMs }),
         runtime.sharedSocketClaims,
       ),
-      pendingSockets: new SocketRegistry(() => ({
-        max: c.wsPendingMax,
-        perClient: c.wsPendingPerIp,
-        idleMs: c.wsIdleMs,
-      })),
+      pendingSockets: new SocketRegistry(
+        () => ({ max: c.wsPendingMax, perClient: c.wsPendingPerIp, idleMs: c.wsIdleMs }),
+        undefined,
+        runtime.sharedInflight?.pendingSockets,
+      ),
     };
     shared.set(runtime, l);
   }
@@ -103,6 +111,11 @@ export interface RestLimitOptions {
   clientKey: (req: FastifyRequest) => string;
   /** Writes the API's own busy answer (status 503 and `Retry-After` are already set). */
   sendBusy: (reply: FastifyReply, retryAfterSeconds: number) => FastifyReply;
+  /**
+   * In a cluster: whether another node forwarded the request here. It counted the request for
+   * its client already, so here it takes a slot of the node's total only (counted once).
+   */
+  forwarded?: (req: FastifyRequest) => boolean;
 }
 
 /**
@@ -111,6 +124,7 @@ export interface RestLimitOptions {
  * authenticated client's slot). WebSocket upgrades are left to the socket registries.
  */
 export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions): void {
+  if (opts.limiter.clustered) return registerClusterLimits(app, opts);
   const admit = (reply: FastifyReply, release: () => void) => {
     // `on`, not `once`: release is idempotent and the response is dropped after 'close', so the
     // once-wrapper and its removal are pure cost on the hot path.
@@ -133,11 +147,39 @@ export function registerRestLimits(app: FastifyInstance, opts: RestLimitOptions)
       },
       (e: unknown) => {
         if (!(e instanceof BusyError)) return done(e as Error);
-        reply.code(503).header('retry-after', String(e.retryAfterSeconds));
-        opts.sendBusy(reply, e.retryAfterSeconds);
+        refuse(reply, opts)(e);
       },
     );
   });
+}
+
+const refuse = (reply: FastifyReply, opts: RestLimitOptions) => (e: BusyError) => {
+  reply.code(503).header('retry-after', String(e.retryAfterSeconds));
+  opts.sendBusy(reply, e.retryAfterSeconds);
+};
+
+/** The same admission on a cluster node, where a slot may be taken back before its request starts. */
+function registerClusterLimits(app: FastifyInstance, opts: RestLimitOptions): void {
+  const slots = new WeakMap<FastifyRequest, ClusterSlot>();
+  app.addHook('onRequest', (req, reply, done) => {
+    if (isUpgrade(req)) return done();
+    const client = opts.forwarded?.(req) ? null : opts.clientKey(req);
+    const slot = new ClusterSlot(opts.limiter, client, reply, refuse(reply, opts));
+    slots.set(req, slot);
+    slot.admit(done);
+  });
+  app.addHook('preHandler', (req, _reply, done) => {
+    const slot = slots.get(req);
+    if (!slot) return done();
+    slot.start(done);
+  });
+}
+
+/** The `forwarded` option from a cluster node's placement; none on a standalone server. */
+export function forwardedBy(
+  placement: { isForwarded(req: FastifyRequest): boolean } | undefined,
+): Pick<RestLimitOptions, 'forwarded'> {
+  return placement ? { forwarded: (req) => placement.isForwarded(req) } : {};
 }
 
 /** Fastify's body-size refusal, which each API renders in its own error shape. */

@@ -1,5 +1,6 @@
 export {
   clientOf,
+  forwardedBy,
   isBodyTooLarge,
   type Limits,
   limitsFor,

@@ -9,7 +9,8 @@ export interface SocketLimits {
   idleMs: number;
 }
 
-import type { SharedSocketClaims } from '../../core/shared-security.js';
+import type { SharedInflight, SharedSocketClaims } from '../../core/shared-security.js';
+import { TakeBack } from './take-back.js';
 
 export type AdmissionRefusal = 'global' | 'client';
 
@@ -29,11 +30,28 @@ export class SocketRegistry {
   /** Cluster claims taken by `check`, per client, waiting for their socket's `admit`. */
   private readonly reserved = new Map<string, { claim: string; timer: NodeJS.Timeout }[]>();
 
-  /** `shared`: in a cluster, the client's sockets on every node count (docs/cluster.md). */
+  /** Cluster only (`counts`): the slots that may be taken back. */
+  private readonly takeBack = new TakeBack();
+
+  /**
+   * In a cluster (docs/cluster.md), the client's sockets on every node count: `shared` claims
+   * each socket in the database (authenticated sockets: one per client, checked before the
+   * upgrade); `counts` sums the counts every node announces (pending sockets: many, cheap), and
+   * a client found over its limit there loses its newest sockets here (`admit`'s `onTakenBack`)
+   * unless the nodes with lower ids hold them (the in-flight limits' rule).
+   */
   constructor(
     private readonly limits: () => SocketLimits,
     private readonly shared?: SharedSocketClaims,
-  ) {}
+    private readonly counts?: SharedInflight,
+  ) {
+    counts?.onHeard((client) => this.heard(client));
+  }
+
+  private heard(client: string): void {
+    const here = this.perClient.get(client) ?? 0;
+    this.takeBack.shed(client, here, this.limits().perClient, this.counts!.ahead(client));
+  }
 
   /**
    * `refusal`, and in a cluster the client's sockets on the other nodes too: a slot found free
@@ -71,15 +89,21 @@ export class SocketRegistry {
   refusal(client: string): AdmissionRefusal | null {
     const l = this.limits();
     if (this.total >= l.max) return 'global';
-    if ((this.perClient.get(client) ?? 0) >= l.perClient) return 'client';
+    const elsewhere = this.counts?.elsewhere(client) ?? 0;
+    if ((this.perClient.get(client) ?? 0) + elsewhere >= l.perClient) return 'client';
     return null;
   }
 
-  /** Takes a slot (call after `refusal` said null); `onIdle` runs when the socket idles out. */
-  admit(client: string, onIdle: () => void): SocketSlot {
+  /**
+   * Takes a slot (call after `refusal` said null); `onIdle` runs when the socket idles out, and
+   * in a cluster with `counts`, `onTakenBack` when the slot is taken back (the slot is freed).
+   */
+  admit(client: string, onIdle: () => void, onTakenBack?: () => void): SocketSlot {
     const claim = this.takeReservation(client);
     this.total++;
-    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    const n = (this.perClient.get(client) ?? 0) + 1;
+    this.perClient.set(client, n);
+    this.counts?.changed(client, n);
     const { idleMs } = this.limits();
     let last = Date.now();
     let released = false;
@@ -108,10 +132,20 @@ export class SocketRegistry {
         const n = (this.perClient.get(client) ?? 1) - 1;
         if (n > 0) this.perClient.set(client, n);
         else this.perClient.delete(client);
+        this.counts?.changed(client, n);
+        endOffer?.();
       },
     };
     arm(idleMs);
+    const endOffer = this.counts && onTakenBack ? this.offer(client, slot, onTakenBack) : undefined;
     return slot;
+  }
+
+  private offer(client: string, slot: SocketSlot, onTakenBack: () => void): () => void {
+    return this.takeBack.offer(client, () => {
+      slot.release();
+      onTakenBack();
+    });
   }
 
   open(client?: string): number {

@@ -148,8 +148,10 @@ function capture(
       stream.end(bytes);
       resolve({ whole: true, bytes, stream });
     };
-    const onError = (e: Error) => {
+    const onError = (e: Error & { statusCode?: number }) => {
       stop();
+      // As Fastify's own body reader answers a body that broke off (aborted, timed out): 400.
+      if (!(typeof e.statusCode === 'number' && e.statusCode >= 400)) e.statusCode = 400;
       reject(e);
     };
     payload.on('data', onData);

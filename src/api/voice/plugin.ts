@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { VoiceRuntime } from './voice-runtime.js';
-import { registerRestLimits } from '../limits/index.js';
+import { forwardedBy, registerRestLimits } from '../limits/index.js';
 import { parseJsonOrEmpty, requireJsonWrites } from '../schema/json-only.js';
 import { capBodies } from '../schema/bounds.js';
 import { callResources } from './calls/call-resources.js';
@@ -82,6 +82,7 @@ export async function voiceApi(app: FastifyInstance, opts: { runtime: VoiceRunti
   registerRestLimits(app, {
     limiter: runtime.limits.requests,
     clientKey,
+    ...forwardedBy(runtime.placement),
     sendBusy: (reply) =>
       reply
         .type(PROBLEM_JSON)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, test } from 'node:test';
-import { untilInFlight } from '../../helpers/in-flight.js';
+import { untilStatus } from '../../helpers/in-flight.js';
+import { heldRequest, keptHeld } from '../../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { BASE, CcClient } from './cc-client.js';
 
@@ -24,30 +24,25 @@ test('a bad call id on the single-call endpoint answers 400 with the success: tr
 });
 
 test('a 4th concurrent request of one client waits, then gets the contact-center 503 after the busy delay', async () => {
-  // Three requests held in flight: their bodies never finish arriving.
-  const held = Array.from({ length: 3 }, () => {
-    const url = new URL(`${s.httpUrl}${BASE}/agent_state`);
-    const req = request(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${admin.token}`,
-        'content-type': 'application/json',
-        'content-length': '1000',
-      },
-    });
-    req.on('error', () => {});
-    req.write('{"request":');
-    return req;
-  });
-  await untilInFlight(s, 3);
-  // A route of the API (an address without one is answered 404 before any token or slot).
-  const res = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
+  // Three requests held in flight: their bodies never finish arriving (each sent again should a
+  // probe below have taken its slot first, as on a cluster's node another node's probe can).
+  const held = Array.from({ length: 3 }, () =>
+    keptHeld(() =>
+      heldRequest(s, `${BASE}/agent_state`, { headers: { authorization: `Bearer ${admin.token}` } }),
+    ),
+  );
+  // A route of the API (an address without one is answered 404 before any token or slot),
+  // asked until the held requests hold their slots (each is admitted once its token is verified).
+  const extensions = async () => {
+    const r = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
+    return { status: r.status, headers: r.headers, body: await r.text() };
+  };
+  const res = await untilStatus(503, extensions);
   assert.equal(res.status, 503);
   assert.ok(Number(res.headers.get('retry-after')) >= 1);
-  assert.deepEqual(await res.json(), { success: false, reason: 'Service Unavailable' });
-  for (const h of held) h.destroy();
+  assert.deepEqual(JSON.parse(res.body), { success: false, reason: 'Service Unavailable' });
+  for (const h of held) h.abort();
   // Slots come back once the held requests are gone.
-  await untilInFlight(s, 0);
-  const again = await s.fetch(`${BASE}/extensions`, { headers: { authorization: `Bearer ${admin.token}` } });
+  const again = await untilStatus(200, extensions);
   assert.equal(again.status, 200);
 });
