@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { normalizeNumber } from '../directory/directory.js';
+import { CompiledShapes } from './compiled-shapes.js';
 import type { Db } from './database.js';
 import type { CallRecordsTable, Database } from './schema.js';
 
@@ -44,8 +45,15 @@ export const RECENT_WINDOW = 100;
 /** Rows a multi-row INSERT carries (10 parameters a row: well below either dialect's limit). */
 const BATCH_ROWS = 500;
 
+type Row = Selectable<CallRecordsTable>;
+
 export class CallRecordStore {
-  constructor(private readonly db: Db) {}
+  /** The reads' queries, compiled once per shape (compiled-shapes.ts). */
+  private readonly reads: CompiledShapes<Row>;
+
+  constructor(private readonly db: Db) {
+    this.reads = new CompiledShapes(db.kysely);
+  }
 
   /** Writes (or rewrites) the record; `into`: a transaction it is part of. */
   async write(r: CallRecord, into: Kysely<Database> = this.db.kysely): Promise<void> {
@@ -81,12 +89,13 @@ export class CallRecordStore {
   }
 
   async get(tenantId: number, smdrCallId: string): Promise<CallRecord | undefined> {
-    const r = await this.db.kysely
-      .selectFrom('call_records')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('smdr_call_id', '=', smdrCallId)
-      .executeTakeFirst();
+    const [r] = await this.reads.rows('get', [tenantId, smdrCallId], () =>
+      this.db.kysely
+        .selectFrom('call_records')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('smdr_call_id', '=', smdrCallId),
+    );
     return r ? toRecord(r) : undefined;
   }
 
@@ -96,16 +105,21 @@ export class CallRecordStore {
    * number, start, id) or (tenant, calling, called, start, id) when numbers are asked for.
    */
   async find(q: CallRecordQuery): Promise<CallRecord[]> {
-    let query = this.db.kysely.selectFrom('call_records').selectAll().where('tenant_id', '=', q.tenantId);
-    if (q.calling !== undefined) query = query.where('calling_key', '=', normalizeNumber(q.calling));
-    if (q.called !== undefined) query = query.where('called_key', '=', normalizeNumber(q.called));
-    if (q.fromMs !== undefined) query = query.where('started_at', '>=', q.fromMs);
-    if (q.toMs !== undefined) query = query.where('started_at', '<=', q.toMs);
-    const rows = await query
-      .orderBy('started_at', 'desc')
-      .orderBy('smdr_call_id', 'desc')
-      .limit(Math.min(q.limit ?? RECENT_WINDOW, RECENT_WINDOW))
-      .execute();
+    const calling = q.calling === undefined ? undefined : normalizeNumber(q.calling);
+    const called = q.called === undefined ? undefined : normalizeNumber(q.called);
+    const limit = Math.min(q.limit ?? RECENT_WINDOW, RECENT_WINDOW);
+    // The shape names the clauses present; the parameters follow them in the same order.
+    const present = [calling, called, q.fromMs, q.toMs].map((v) => v !== undefined);
+    const shape = `find:${present.map((p) => (p ? 1 : 0)).join('')}`;
+    const parameters = [q.tenantId, calling, called, q.fromMs, q.toMs, limit].filter((v) => v !== undefined);
+    const rows = await this.reads.rows(shape, parameters, () => {
+      let query = this.db.kysely.selectFrom('call_records').selectAll().where('tenant_id', '=', q.tenantId);
+      if (calling !== undefined) query = query.where('calling_key', '=', calling);
+      if (called !== undefined) query = query.where('called_key', '=', called);
+      if (q.fromMs !== undefined) query = query.where('started_at', '>=', q.fromMs);
+      if (q.toMs !== undefined) query = query.where('started_at', '<=', q.toMs);
+      return query.orderBy('started_at', 'desc').orderBy('smdr_call_id', 'desc').limit(limit);
+    });
     return rows.map(toRecord);
   }
 
@@ -138,7 +152,7 @@ function toRow(r: CallRecord) {
   };
 }
 
-function toRecord(r: Selectable<CallRecordsTable>): CallRecord {
+function toRecord(r: Row): CallRecord {
   return {
     smdrCallId: r.smdr_call_id,
     tenantId: Number(r.tenant_id),
