@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { CompiledShapes } from './compiled-shapes.js';
 import type { Db } from './database.js';
 
 export interface TextCounts {
@@ -13,7 +14,12 @@ const ZERO: TextCounts = { out_sms: 0, out_mms: 0, in_sms: 0, in_mms: 0 };
 
 /** Durable SMS/MMS counters per tenant (`text_counters`). */
 export class TextCounterStore {
-  constructor(private readonly db: Db) {}
+  /** The read's query, compiled once (compiled-shapes.ts). */
+  private readonly reads: CompiledShapes<Record<TextCounter, number | string>>;
+
+  constructor(private readonly db: Db) {
+    this.reads = new CompiledShapes(db.kysely);
+  }
 
   async increment(tenantId: number, counter: TextCounter): Promise<void> {
     await this.db.kysely
@@ -26,11 +32,12 @@ export class TextCounterStore {
   }
 
   async get(tenantId: number): Promise<TextCounts> {
-    const r = await this.db.kysely
-      .selectFrom('text_counters')
-      .select(['out_sms', 'out_mms', 'in_sms', 'in_mms'])
-      .where('tenant_id', '=', tenantId)
-      .executeTakeFirst();
+    const [r] = await this.reads.rows('get', [tenantId], () =>
+      this.db.kysely
+        .selectFrom('text_counters')
+        .select(['out_sms', 'out_mms', 'in_sms', 'in_mms'])
+        .where('tenant_id', '=', tenantId),
+    );
     if (!r) return { ...ZERO };
     return {
       out_sms: Number(r.out_sms),

@@ -175,6 +175,32 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test('call records: a rewritten record reads back with its new data; read data is frozen', async () => {
+      const db = await openDatabase(target());
+      const store = new CallRecordStore(db);
+      const at = Date.UTC(2026, 0, 5, 9, 0, 0);
+      const r = {
+        smdrCallId: '1',
+        tenantId: 1001,
+        startedAt: at,
+        answeredAt: null,
+        endedAt: at + 1000,
+        from: '101',
+        to: '102',
+        outcome: 'Unanswered',
+        data: { step: 1, segments: [{ kind: 'outbound' }] },
+      };
+      await store.write(r);
+      const first = await store.get(1001, '1');
+      assert.deepEqual(first?.data, r.data);
+      assert.ok(Object.isFrozen(first?.data) && Object.isFrozen((first?.data.segments as object[])[0]));
+      // Another store (another node) rewrites it: this store reads the new text, not what it parsed.
+      await new CallRecordStore(db).write({ ...r, outcome: 'Answered', data: { step: 2 } });
+      assert.deepEqual((await store.get(1001, '1'))?.data, { step: 2 });
+      assert.deepEqual((await store.find({ tenantId: 1001 })).map((x) => x.data), [{ step: 2 }]);
+      await db.close();
+    });
+
     test('call records: many in one transaction, and a window of at most RECENT_WINDOW, newest first', async () => {
       const db = await openDatabase(target());
       const store = new CallRecordStore(db);
