@@ -60,6 +60,9 @@ class MemoryStore implements EntityStore {
     return [];
   }
   async upsert() {}
+  async insert() {
+    return true;
+  }
   async remove() {}
   async replaceAll(entities: StoredEntity[]) {
     this.rows = entities;

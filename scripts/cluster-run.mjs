@@ -99,26 +99,6 @@ export const EXCLUDED = [
     "reads GET /metrics, each node's own by design (an operator scrapes every node); behind the proxy a scrape reaches one node at random",
   ],
   // bugs: a node answers differently
-  [
-    'test/api/voice/provisioning/switch-obeys.test.ts',
-    'bug',
-    'GET /sim/v1/pstn/calls lists only the outside calls of the node asked (docs/cluster.md, Forwarding, Not yet)',
-  ],
-  [
-    'test/api/voice/provisioning/relations.test.ts',
-    'bug',
-    "concurrent POSTs of a system record (zones) on two nodes can get one id: a new id is the highest in the node's directory cache + 1, not allocated in the database",
-  ],
-  [
-    'test/api/voice/unknown-number.test.ts',
-    'bug',
-    'GET /api/v1/calls/{id} of a call to an unknown number (it ends at once) answers 404 right after its POST answered 201; a single node answers the ended call (cause not yet found)',
-  ],
-  [
-    'test/api/ccs/live-calls.test.ts',
-    'bug',
-    "GET /sim/v1/state shows only the calls of the node asked (the suite finds its call there: seen failing 1 run in 3); it also waits on the first node's record writer (runtime.contactCenter)",
-  ],
 ].map(([file, kind, reason]) => ({ file, kind, reason }));
 
 const STARTS_SERVER = /\b(startTestServer|suiteServer)\(/;

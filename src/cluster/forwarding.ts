@@ -149,17 +149,7 @@ export class Forwarding implements Placement {
     target: Target,
     body: Buffer | undefined,
   ): Promise<boolean> {
-    const head: RequestHead = {
-      // A HEAD is asked as its GET: this node's HEAD route then answers the GET's headers, as locally.
-      method: req.method === 'HEAD' ? 'GET' : req.method,
-      url: req.raw.url ?? req.url,
-      // The owner names the request with this node's id (request-ids.ts accepts it).
-      headers: { ...endToEnd(req.headers, 'request'), 'x-request-id': req.id },
-      ip: req.ip,
-      target,
-      from: this.opts.membership.nodeId,
-    };
-    const frame = encodeFrame(head, body);
+    const frame = encodeFrame(this.headOf(req, target), body);
     if (typeof target !== 'number' && !('socket' in target))
       return this.toAll(reply, frame, 'anywhere' in target);
     if (typeof target !== 'number') {
@@ -196,33 +186,72 @@ export class Forwarding implements Placement {
     }
   }
 
+  private headOf(req: FastifyRequest, target: Target): RequestHead {
+    return {
+      // A HEAD is asked as its GET: this node's HEAD route then answers the GET's headers, as locally.
+      method: req.method === 'HEAD' ? 'GET' : req.method,
+      url: req.raw.url ?? req.url,
+      // The owner names the request with this node's id (request-ids.ts accepts it).
+      headers: { ...endToEnd(req.headers, 'request'), 'x-request-id': req.id },
+      ip: req.ip,
+      target,
+      from: this.opts.membership.nodeId,
+    };
+  }
+
+  async gather(req: FastifyRequest): Promise<unknown[]> {
+    const parts: unknown[] = [];
+    const frame = encodeFrame(this.headOf(req, { everywhere: true }));
+    for await (const { head, body } of this.everyOther(frame)) {
+      if ('status' in head && head.status === 200) parts.push(JSON.parse(body.toString('utf8')));
+    }
+    return parts;
+  }
+
   /**
    * Sends the request to every other node. `anywhere`: writes the first answer that is not a 404
    * (true), or none (false: it runs here). Else waits for every node's answer, then false: the
    * request runs here last.
    */
   private async toAll(reply: FastifyReply, frame: Uint8Array, anywhere: boolean): Promise<boolean> {
+    for await (const answer of this.everyOther(frame)) {
+      if (anywhere && 'status' in answer.head && answer.head.status !== 404) return this.answer(reply, answer);
+    }
+    return false;
+  }
+
+  /** Every other live node's answer to `frame` (those that answer within ALL_WAIT_MS). */
+  private async *everyOther(frame: Uint8Array): AsyncGenerator<{ head: AnswerHead; body: Buffer }> {
     const others = (this.opts.clusterSize?.() ?? 1) - 1;
-    if (others <= 0) return false;
+    if (others <= 0) return;
+    let answers;
     try {
-      const answers = await this.opts.nats.requestMany(`${this.opts.prefix}.all.http`, frame, {
+      answers = await this.opts.nats.requestMany(`${this.opts.prefix}.all.http`, frame, {
         strategy: 'count',
         maxMessages: others,
         // A node counted live that went away is not waited for long.
         maxWait: Math.min(this.timeoutMs, ALL_WAIT_MS),
       });
-      for await (const msg of answers) {
-        const answer = decodeFrame<AnswerHead>(msg.data);
-        if (anywhere && 'status' in answer.head && answer.head.status !== 404)
-          return this.answer(reply, answer);
-      }
     } catch (e) {
-      if (!(e instanceof RequestError && e.isNoResponders())) {
-        this.opts.log.warn({ err: e }, 'a request for every node failed');
-        throw unavailable('OWNER_UNREACHABLE', 'The other nodes cannot be reached now.');
-      }
+      throw this.everyOtherFailed(e);
     }
-    return false;
+    const iterator = answers[Symbol.asyncIterator]();
+    for (;;) {
+      let next;
+      try {
+        next = await iterator.next();
+      } catch (e) {
+        if (e instanceof RequestError && e.isNoResponders()) return;
+        throw this.everyOtherFailed(e);
+      }
+      if (next.done) return;
+      yield decodeFrame<AnswerHead>(next.value.data);
+    }
+  }
+
+  private everyOtherFailed(e: unknown): Error {
+    this.opts.log.warn({ err: e }, 'a request for every node failed');
+    return unavailable('OWNER_UNREACHABLE', 'The other nodes cannot be reached now.');
   }
 
   /** Writes a node's answer; false when it refused the request as not its own. */

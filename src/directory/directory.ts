@@ -27,6 +27,8 @@ export interface EntityStore {
   /** The records of `keys` the store holds (absent ones are left out). */
   load(keys: readonly EntityKey[]): Promise<StoredEntity[]>;
   upsert(entity: StoredEntity): Promise<void>;
+  /** Adds a record the store does not hold yet; false (nothing written) when it holds one of that kind and id. */
+  insert(entity: StoredEntity): Promise<boolean>;
   remove(kind: string, id: string): Promise<void>;
   replaceAll(entities: StoredEntity[]): Promise<void>;
 }
@@ -101,6 +103,21 @@ export class Directory {
     this.reindex();
     this.emit({ op: 'put', kind, before, after: copy });
     await this.replicate?.([{ kind, id: copy.id }]);
+  }
+
+  /**
+   * Adds a new record: false, and nothing changed, when the store already holds one of that kind
+   * and id, which another node of a cluster created after this node last looked (its own cache
+   * hears of it through the directory sync). An allocator then tries its next id.
+   */
+  async create(kind: string, entity: GenericEntity): Promise<boolean> {
+    const copy = structuredClone(entity);
+    if (!(await this.store.insert({ kind, id: copy.id, tenantId: copy.tenantId ?? null, data: copy }))) return false;
+    this.setInMemory(kind, copy);
+    this.reindex();
+    this.emit({ op: 'put', kind, after: copy });
+    await this.replicate?.([{ kind, id: copy.id }]);
+    return true;
   }
 
   async remove(kind: string, id: string): Promise<boolean> {

@@ -29,6 +29,9 @@ import { defaultNodeId } from './cluster-config.js';
 import type { Config } from './config.js';
 import { ConfigError } from './config-error.js';
 
+/** How long after a call of a tenant ends the tenant is not handed over (docs/cluster.md, Placement). */
+const JUST_ENDED_MS = 2_000;
+
 /** What the cluster's other pieces (forwarding, events, failover) build on: `runtime.cluster`. */
 export interface ClusterContext {
   nats: NatsConnection;
@@ -115,7 +118,8 @@ export async function openNode(
     pid: me.pid,
     ttlMs: config.leaseTtlMs,
     tenants: () => (parts?.directory.tenants() ?? []).map((t) => t.tenantId),
-    isIdle: (t) => !parts?.switch.hasLiveCalls(t),
+    // Idle: no live call, and none that ended a moment ago (a client reads its ended call).
+    isIdle: (t) => !parts?.switch.hasLiveCalls(t) && !parts?.switch.endedWithin(t, JUST_ENDED_MS),
     eligible: nats.connected,
     onSlot: (slot) => parts?.ids.useNode(slot),
     onMoved: () => nats.nc.publish(nudge, nodeId),

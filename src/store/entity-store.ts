@@ -42,6 +42,21 @@ export class SqlEntityStore implements EntityStore {
       .execute();
   }
 
+  async insert(e: StoredEntity): Promise<boolean> {
+    const [result] = await this.db.kysely
+      .insertInto('directory_entities')
+      .values({
+        kind: e.kind,
+        id: e.id,
+        tenant_id: e.tenantId,
+        data: JSON.stringify(e.data),
+        updated_at: Date.now(),
+      })
+      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
+      .execute();
+    return Number(result?.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
   async remove(kind: string, id: string): Promise<void> {
     await this.db.kysely
       .deleteFrom('directory_entities')

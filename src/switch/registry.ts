@@ -19,6 +19,8 @@ export class Registry {
   readonly pstn = new Map<string, Leg>();
   /** Recently ended legs, so a hung-up call can still be read. */
   private readonly recent = new Map<string, Leg>();
+  /** Per tenant: when (monotonic ms) a leg last ended here. */
+  private readonly lastEnded = new Map<number, number>();
 
   addCall(call: Call): void {
     this.calls.set(call.smdrCallId, call);
@@ -41,7 +43,14 @@ export class Registry {
     this.pstn.delete(leg.id);
     this.unqueue(leg);
     this.recent.set(leg.id, leg);
+    this.lastEnded.set(leg.tenantId, performance.now());
     if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
+  }
+
+  /** Whether a leg of the tenant ended here within the last `ms` (monotonic time). */
+  endedWithin(tenantId: number, ms: number): boolean {
+    const at = this.lastEnded.get(tenantId);
+    return at !== undefined && performance.now() - at < ms;
   }
 
   /** A live leg, or a recently ended one. */
@@ -85,6 +94,7 @@ export class Registry {
     this.parked.clear();
     this.pstn.clear();
     this.recent.clear();
+    this.lastEnded.clear();
   }
 }
 

@@ -130,6 +130,14 @@ export class Switch {
    * Whether the tenant has a call in progress (queued and parked ones included) or a turn under
    * way. Cheap: one index lookup. A cluster node hands a tenant over only when this is false.
    */
+  /**
+   * A call of the tenant ended here within the last `ms`: its legs are still readable from this
+   * node's memory only, so a cluster keeps the tenant here a moment longer (docs/cluster.md).
+   */
+  endedWithin(tenantId: number, ms: number): boolean {
+    return this.core.reg.endedWithin(tenantId, ms);
+  }
+
   hasLiveCalls(tenantId: number): boolean {
     return this.core.reg.legsOfTenant(tenantId).size > 0 || this.core.queue.inTurn(tenantId);
   }

@@ -55,6 +55,7 @@ describe('cluster security state', { skip: services.skip }, () => {
       loadAll: async () => demoWorld(),
       load: async () => [],
       upsert: async () => {},
+      insert: async () => true,
       remove: async () => {},
       replaceAll: async () => {},
     });

@@ -83,7 +83,7 @@ async function startClusterTestServer(overrides: Partial<Config>, n: number): Pr
   const servers = cluster.nodes.map((node) => node.server!);
   const first = servers[0]!;
   contract.bind(first.runtime);
-  await everyTenantOwned(first);
+  await everyTenantOwned(first, n);
   const proxy = await startRandomProxy(
     servers.map((s) => {
       const u = new URL(s.httpUrl);
@@ -118,14 +118,23 @@ async function startClusterTestServer(overrides: Partial<Config>, n: number): Pr
   });
 }
 
-/** Until every tenant of the demo world has an owner (the nodes have settled their leases). */
-async function everyTenantOwned(server: Server): Promise<void> {
+/**
+ * Until every tenant of the demo world is held by the node that will keep it (its preferred node
+ * among the live ones): the first node takes every tenant, then hands the others' over as they
+ * join; a suite that started during that would see its tenant move under it (a call's leg that
+ * ended a moment ago is kept in the owner's memory only).
+ */
+async function everyTenantOwned(server: Server, nodes: number): Promise<void> {
+  const { preferredNode } = await import('../../src/cluster/rendezvous.js');
   const deadline = Date.now() + 30_000;
   for (;;) {
     const state = await server.runtime.node.state();
-    const owned = new Set(state.leases.filter((l) => l.expiresAt > state.now).map((l) => l.tenantId));
-    if (state.tenants.every((t) => owned.has(t))) return;
-    if (Date.now() > deadline) throw new Error('the test cluster never owned every tenant');
+    const live = state.nodes.filter((n) => n.alive).map((n) => n.nodeId);
+    const holder = new Map(
+      state.leases.filter((l) => l.expiresAt > state.now).map((l) => [l.tenantId, l.owner]),
+    );
+    if (live.length === nodes && state.tenants.every((t) => holder.get(t) === preferredNode(t, live))) return;
+    if (Date.now() > deadline) throw new Error('the test cluster never settled its tenants');
     await new Promise((r) => setTimeout(r, 50));
   }
 }

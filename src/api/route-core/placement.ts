@@ -47,6 +47,11 @@ export interface Placement {
   socketsHeard(): Promise<void>;
   /** What the node holding the voice socket `id` answers of it; undefined when none holds it. */
   socketState(id: string): Promise<unknown>;
+  /**
+   * The request run on every other node as a forwarded one (each answers its own part): their
+   * 200 answers' JSON bodies, for a route that shows the whole cluster by merging them.
+   */
+  gather(req: FastifyRequest): Promise<unknown[]>;
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SimState } from '../../switch/types.js';
 import { invalid, notFound } from '../../core/errors.js';
+import { mergeParts, ownPart } from './cluster-state.js';
 import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import {
@@ -38,7 +40,7 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
       'Devices (registration, calls), active calls, queues, park locations and the outside network.',
     tag: 'control',
     responses: { '200': { description: 'The snapshot.', schema: SimStateSchema } },
-    handler: async () => ({ clock: clock(), ...runtime.switch.snapshot() }),
+    handler: async (_input, req) => ({ clock: clock(), ...(await clusterState(runtime, req)) }),
   });
 
   simRoute(app, runtime, {
@@ -104,4 +106,13 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
       return reply.code(204).send();
     },
   });
+}
+
+/** The switch's snapshot; in a cluster, of every node (cluster-state.ts). */
+export async function clusterState(runtime: SimRuntime, req: FastifyRequest): Promise<SimState> {
+  const local = runtime.switch.snapshot();
+  const placement = runtime.placement;
+  if (!placement) return local;
+  if (placement.isForwarded(req)) return ownPart(local, (t) => placement.runsHere(t));
+  return mergeParts(local, (await placement.gather(req)) as SimState[]);
 }

@@ -67,7 +67,14 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     summary: 'The outside legs',
     tag: 'pstn',
     responses: { '200': { description: 'Every outside leg.', schema: SimPstnCallListSchema } },
-    handler: async () => ({ calls: sw.pstnCalls() }),
+    // In a cluster, every node's outside calls (each node asked answers its own).
+    handler: async (_input, req) => {
+      const calls = sw.pstnCalls();
+      const placement = runtime.placement;
+      if (!placement || placement.isForwarded(req)) return { calls };
+      const parts = (await placement.gather(req)) as { calls: typeof calls }[];
+      return { calls: [...calls, ...parts.flatMap((p) => p.calls)] };
+    },
   });
 
   simRoute(app, runtime, {

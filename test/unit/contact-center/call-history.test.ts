@@ -11,6 +11,7 @@ const world = () =>
     loadAll: async () => scaleWorld(2),
     load: async () => [],
     upsert: async () => {},
+    insert: async () => true,
     remove: async () => {},
     replaceAll: async () => {},
   });

@@ -13,6 +13,7 @@ const memoryStore = (): EntityStore => ({
   loadAll: async () => demoWorld(),
   load: async () => [],
   upsert: async () => {},
+  insert: async () => true,
   remove: async () => {},
   replaceAll: async () => {},
 });

@@ -78,4 +78,19 @@ describe('a directory applies another node’s writes', () => {
     assert.equal(reader.tenant(1009), undefined);
     assert.deepEqual(heard.at(-1), { op: 'reset', remote: true });
   });
+
+  it('create refuses an id another node took since this one looked, and changes nothing', async () => {
+    const { writer, reader } = await twoNodes();
+    const zone = (id: string, name: string): GenericEntity => ({ id, name });
+    assert.equal(await writer.create('zone', zone('77', 'first')), true);
+    // The reader has not heard of it: its cache says the id is free, the store says it is not.
+    assert.equal(reader.get('zone', '77'), undefined);
+    const heard: DirectoryChange[] = [];
+    reader.onChange((c) => heard.push(c));
+    assert.equal(await reader.create('zone', zone('77', 'second')), false);
+    assert.equal(reader.get('zone', '77'), undefined);
+    assert.deepEqual(heard, []);
+    await reader.refresh([{ kind: 'zone', id: '77' }]);
+    assert.equal(reader.get('zone', '77')?.name, 'first');
+  });
 });

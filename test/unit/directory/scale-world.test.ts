@@ -10,6 +10,7 @@ const load = (entities: StoredEntity[]) =>
     loadAll: async () => entities,
     load: async () => [],
     upsert: async () => {},
+    insert: async () => true,
     remove: async () => {},
     replaceAll: async () => {},
   });

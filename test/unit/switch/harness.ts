@@ -28,6 +28,11 @@ export class MemoryStore implements EntityStore {
   async upsert(e: StoredEntity) {
     this.rows.set(`${e.kind}/${e.id}`, e);
   }
+  async insert(e: StoredEntity) {
+    if (this.rows.has(`${e.kind}/${e.id}`)) return false;
+    this.rows.set(`${e.kind}/${e.id}`, e);
+    return true;
+  }
   async remove(kind: string, id: string) {
     this.rows.delete(`${kind}/${id}`);
   }

@@ -61,8 +61,8 @@ export const byId = (a: { id: string }, b: { id: string }) => naturalCompare(a.i
  * The next integer id of a kind, as a string: above every id the kind has or ever had (ids of
  * removed records are never handed out again, see `Directory.isRetired`).
  */
-export function nextNumericId(dir: Directory, kind: string, prefix = ''): string {
-  let max = 0;
+export function nextNumericId(dir: Directory, kind: string, prefix = '', above = 0): string {
+  let max = above;
   for (const id of dir.idsEverUsed(kind)) {
     const rest = id.startsWith(prefix) ? id.slice(prefix.length) : '';
     if (/^\d+$/.test(rest)) max = Math.max(max, Number(rest));
@@ -78,6 +78,9 @@ export function unusedId(s: Scope, kind: string, base: string): string {
   while (dir.idTaken(kind, `${base}-${n}`)) n++;
   return `${base}-${n}`;
 }
+
+/** How many ids a create tries after the first when other nodes take them first. */
+const CREATE_ATTEMPTS = 16;
 
 const asStored = ({ id: _id, tenantId: _t, ...rest }: GenericEntity): Record<string, unknown> => rest;
 
@@ -112,21 +115,28 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
     async create(s, fields) {
       const dir = s.runtime.directory;
       const { [o.idField]: given, ...rest } = fields;
-      const id = o.naturalKey ? String(given) : (o.newId?.(s, fields) ?? nextNumericId(dir, o.kind));
-      if (dir.get(o.kind, id)) {
-        throw conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [
-          { type: 'field', value: o.idField },
-        ]);
+      const exists = (id: string) =>
+        conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [{ type: 'field', value: o.idField }]);
+      // A numeric id counts up from the highest this node knows; in a cluster another node may
+      // have taken it a moment ago (the store refuses it), so the next is tried.
+      let taken = 0;
+      for (let attempt = 0; ; attempt++) {
+        const id = o.naturalKey
+          ? String(given)
+          : (o.newId?.(s, fields) ?? nextNumericId(dir, o.kind, '', taken));
+        if (dir.get(o.kind, id)) throw exists(id);
+        const record: GenericEntity = {
+          ...o.initial?.(fields),
+          ...fromWire(o.naturalKey ? fields : rest, s),
+          id,
+        };
+        if (o.tenantScoped) record.tenantId = s.tenantId;
+        for (const p of partition) record[p] = s.params[p];
+        if (await dir.create(o.kind, clean(record))) return id;
+        const counted = !o.naturalKey && !o.newId && /^\d+$/.test(id);
+        if (!counted || attempt >= CREATE_ATTEMPTS) throw exists(id);
+        taken = Number(id);
       }
-      const record: GenericEntity = {
-        ...o.initial?.(fields),
-        ...fromWire(o.naturalKey ? fields : rest, s),
-        id,
-      };
-      if (o.tenantScoped) record.tenantId = s.tenantId;
-      for (const p of partition) record[p] = s.params[p];
-      await dir.put(o.kind, clean(record));
-      return id;
     },
     async update(s, id, patch) {
       const e = stored(s, id)!;

@@ -28,6 +28,7 @@ function fakePlacement(here: (t: Target) => boolean, answer = true) {
       return true;
     },
     holdSocket: () => () => {},
+    gather: async () => [],
     socketsHeard: async () => {},
     socketState: async () => undefined,
   };

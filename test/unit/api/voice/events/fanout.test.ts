@@ -15,6 +15,7 @@ const directory = await Directory.load({
   loadAll: async () => demoWorld(),
   load: async () => [],
   upsert: async () => {},
+  insert: async () => true,
   remove: async () => {},
   replaceAll: async () => {},
 });
