@@ -236,16 +236,21 @@ export class Forwarding implements Placement {
       throw this.everyOtherFailed(e);
     }
     const iterator = answers[Symbol.asyncIterator]();
-    for (;;) {
-      let next;
-      try {
-        next = await iterator.next();
-      } catch (e) {
-        if (e instanceof RequestError && e.isNoResponders()) return;
-        throw this.everyOtherFailed(e);
+    try {
+      for (;;) {
+        let next;
+        try {
+          next = await iterator.next();
+        } catch (e) {
+          if (e instanceof RequestError && e.isNoResponders()) return;
+          throw this.everyOtherFailed(e);
+        }
+        if (next.done) return;
+        yield decodeFrame<AnswerHead>(next.value.data);
       }
-      if (next.done) return;
-      yield decodeFrame<AnswerHead>(next.value.data);
+    } finally {
+      // The caller may stop at the first answer it wants: the others are not waited for.
+      await iterator.return?.();
     }
   }
 
