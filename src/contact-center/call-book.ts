@@ -35,6 +35,11 @@ export class CallBook {
     this.byTenant.clear();
   }
 
+  /** Whether the tenant has a call here, ended or not. */
+  hasAny(tenantId: number): boolean {
+    return this.byTenant.has(tenantId);
+  }
+
   /** The tenant's calls, ended or not. */
   ofTenant(tenantId: number): CcCall[] {
     return [...(this.byTenant.get(tenantId)?.values() ?? [])];

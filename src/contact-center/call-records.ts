@@ -21,6 +21,8 @@ export class CallRecords {
   constructor(
     private readonly writer: CallRecordWriter,
     private readonly onError: (err: unknown, smdrCallId: string) => void,
+    /** A record went from here to the store (or failed to). */
+    private readonly onSettled: () => void = () => {},
   ) {}
 
   /** The switch reported the call's end (after the contact center finished its own call). */
@@ -53,6 +55,7 @@ export class CallRecords {
         if (held?.get(r.smdrCallId) !== record) return;
         held.delete(r.smdrCallId);
         if (held.size === 0) this.unwritten.delete(r.tenantId);
+        this.onSettled();
       });
     this.pending.add(p);
   }

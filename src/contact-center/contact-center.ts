@@ -55,6 +55,7 @@ export class ContactCenter {
   private readonly facts: SwitchFactHandlers;
   private readonly texts: TextCounterStore;
   private readonly restorer: Restorer;
+  private callChanges = 0;
 
   constructor(readonly deps: ContactCenterDeps) {
     const sink = deps.liveState;
@@ -82,7 +83,7 @@ export class ContactCenter {
     this.dialing = new Dialing(parts);
     const onRecordError =
       deps.onRecordError ?? ((err, id) => console.error(`call record ${id} not written`, err));
-    this.records = new CallRecords(deps.callRecords, onRecordError);
+    this.records = new CallRecords(deps.callRecords, onRecordError, () => this.callChanges++);
     this.facts = new SwitchFactHandlers(parts, this.dialing, this.records);
     this.texts = new TextCounterStore(deps.db);
     this.restorer = new Restorer(parts);
@@ -98,6 +99,7 @@ export class ContactCenter {
 
   /** The inbound channel: the switch calls this with each fact, on the fact's tenant queue. */
   hear(fact: SwitchFact): void {
+    this.callChanges++;
     this.facts.hear(fact);
     const sink = this.deps.liveState;
     if (fact.type === 'call') sink?.callChanged(fact.tenantId, fact.smdrCallId);
@@ -126,6 +128,20 @@ export class ContactCenter {
   }
 
   // ---- calls -------------------------------------------------------------------------------
+
+  /**
+   * Moves whenever what the call reads answer may change, for any tenant run here: every fact
+   * the switch reports (a call starts, changes or ends), a record reaching the store, a tenant
+   * taken over or given up, a reset. It only grows.
+   */
+  get callGeneration(): number {
+    return this.callChanges;
+  }
+
+  /** Whether the tenant has a call under way here (a contact-center call or any other). */
+  hasLiveCalls(tenantId: number): boolean {
+    return this.cc.calls.hasAny(tenantId) || this.cc.sw.liveCallRecords(tenantId).length > 0;
+  }
 
   /** The tenant's live contact-center calls (queue calls, click to call), newest first. */
   liveCalls(tenantId: number): CcCallSnapshot[] {
@@ -239,11 +255,13 @@ export class ContactCenter {
 
   /** Call on the tenant's turn, after restoring: phones, queue states, statistics, distribution. */
   restored(tenantId: number): void {
+    this.callChanges++;
     this.restorer.settle(tenantId);
   }
 
   /** The tenant is no longer run here: its calls and agents are forgotten, without events. */
   forgetTenant(tenantId: number): void {
+    this.callChanges++;
     this.restorer.forgetTenant(tenantId);
   }
 
@@ -261,6 +279,7 @@ export class ContactCenter {
     this.cc.agents.reset();
     this.cc.calls.clear();
     this.records.clear();
+    this.callChanges++;
     await this.texts.clear();
   }
 }

@@ -21,6 +21,7 @@ import { badRequest, useSuccessTrue400 } from './errors.js';
 import { invalidReason } from './validate.js';
 import { addRoute, type RouteAdapter } from '../route-core/route-core.js';
 import { requestPrincipal } from '../auth/request-principal.js';
+import { type CcKeptBy, ccCachedRead } from './cc-read-cache.js';
 
 export const CC_DOCUMENT = 'contact-center';
 
@@ -79,7 +80,13 @@ export interface CcRouteDef<B extends TSchema | undefined, Q extends TObject | u
   badRequestBody?: BadRequestBody;
   /** The reason of the 400 when a path parameter does not match `doc.params`. */
   invalidParams?: string;
-  handler: (req: FastifyRequest, input: CcInput<B, Q>, reply: FastifyReply) => Promise<unknown>;
+  /**
+   * A read whose 200 answer is kept as text for the caller and the URL while what it depends on
+   * has not changed (cc-read-cache.ts). Its handler must answer with a plain body (no status or
+   * header of its own).
+   */
+  cached?: CcKeptBy;
+  handler: (req: FastifyRequest, input: CcInput<B, Q>, reply: FastifyReply) => Promise<unknown> | unknown;
 }
 
 /**
@@ -104,6 +111,7 @@ export function ccRoute<B extends TSchema | undefined = undefined, Q extends TOb
     query: doc.query,
     doc: { ...doc, responses: errorResponses(def, def.badRequestBody ?? 'normal') },
     ...(doc.bodyContentTypes ? { config: { mediaTypes: doc.bodyContentTypes } } : {}),
+    ...(def.cached ? { cached: ccCachedRead(runtime, def.cached) } : {}),
     handle: (input, req, reply) => def.handler(req, input as CcInput<B, Q>, reply),
   });
 }
@@ -136,12 +144,14 @@ function ccAdapter(runtime: CcRuntime): RouteAdapter<AnyCcRoute, AnyCcInput, unk
         useSuccessTrue400(req);
       }
       if (def.permissions) requirePermission(principal(req), ...def.permissions);
-      return undefined;
+      // The key of a kept read; the handlers read the caller themselves.
+      return def.cached ? principal(req) : undefined;
     },
     check(schema, value, part, def) {
       const reason = invalidReason(schema, value);
       if (reason) throw badRequest(part === 'params' ? (def.invalidParams ?? reason) : reason);
     },
+    answerOf: (outcome) => ({ status: 200, contentType: JSON_UTF8, body: JSON.stringify(outcome) }),
     bodyOf: (raw) => raw ?? {},
     queryOf: (req) => presentQuery(req.query),
     input: (req, _principal, params, _scope, body, query) =>
@@ -166,6 +176,9 @@ function placeOf(runtime: CcRuntime, req: FastifyRequest, params: Record<string,
   const t = runtime.directory.tenantByCcUuid(params.tenant);
   return t && (p.authority === 'telco' || p.tenantId === t.tenantId) ? t.tenantId : undefined;
 }
+
+/** The content type Fastify gives a serialized body. */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /** Query parameters with an empty value count as absent. */
 function presentQuery(query: unknown): Record<string, unknown> {

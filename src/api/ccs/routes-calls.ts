@@ -80,6 +80,7 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls',
+    cached: 'calls',
     permissions: ['Calls Listing View'],
     badRequestBody: 'successTrue',
     doc: {
@@ -105,6 +106,7 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls/filter',
+    cached: 'calls',
     permissions: ['Calls View'],
     badRequestBody: 'successTrue',
     doc: {
@@ -155,6 +157,7 @@ export function callRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/calls/:id',
+    cached: 'calls',
     permissions: ['Calls View'],
     badRequestBody: 'successTrue',
     invalidParams: INVALID_CALL_ID,

@@ -45,6 +45,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/products',
+    cached: 'directory',
     permissions: ['Tenant Edit'],
     doc: {
       operationId: 'listProducts',
@@ -53,11 +54,12 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       tags: TAGS,
       ok: { description: 'Every product.', schema: ProductListSchema },
     },
-    handler: async () => render.list(directory.list('product').map(render.product)),
+    handler: () => render.list(directory.list('product').map(render.product)),
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/roles',
+    cached: 'directory',
     permissions: ['Tenant Edit'],
     doc: {
       operationId: 'listRoles',
@@ -66,7 +68,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       tags: TAGS,
       ok: { description: 'The roles the caller may see.', schema: RoleListSchema },
     },
-    handler: async (req) => {
+    handler: (req) => {
       const p = principal(req);
       const roles = p.authority === 'telco' ? directory.list('role') : rolesOf(p.tenantId);
       return render.list(roles.map(render.role));
@@ -77,6 +79,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'listTenants',
@@ -85,7 +88,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       tags: TAGS,
       ok: { description: 'The tenants the caller may see.', schema: TenantListSchema },
     },
-    handler: async (req) => {
+    handler: (req) => {
       const p = principal(req);
       return render.list(visibleTenants(p).map((t) => render.tenantItem(directory, t)));
     },
@@ -93,6 +96,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'getTenant',
@@ -102,11 +106,12 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ok: { description: 'The tenant details.', schema: TenantDetailsSchema },
     },
-    handler: async (_req, { tenant }) => render.tenantDetails(directory, tenant()),
+    handler: (_req, { tenant }) => render.tenantDetails(directory, tenant()),
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/roles',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'listTenantRoles',
@@ -116,7 +121,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ok: { description: 'The roles of the tenant and the shared roles.', schema: RoleListSchema },
     },
-    handler: async (_req, { tenant }) => render.list(rolesOf(tenant().tenantId).map(render.role)),
+    handler: (_req, { tenant }) => render.list(rolesOf(tenant().tenantId).map(render.role)),
   });
 
   // 6: one inner array per kind, each gated by its permission (docs/decisions.md §1.7).
@@ -149,9 +154,10 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/acds',
+    cached: 'directory',
     permissions: ACD_VIEW,
     doc: { operationId: 'listAcds', summary: "List the caller's tenant's ACDs (#6)", ...acdDoc },
-    handler: async (req) => {
+    handler: (req) => {
       const p = principal(req);
       return acds(p, ownTenant(directory, p));
     },
@@ -159,6 +165,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/acds',
+    cached: 'directory',
     permissions: ACD_VIEW,
     doc: {
       operationId: 'listTenantAcds',
@@ -166,7 +173,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ...acdDoc,
     },
-    handler: async (req, { tenant }) => {
+    handler: (req, { tenant }) => {
       const p = principal(req);
       return acds(p, tenant());
     },
@@ -176,6 +183,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/presence_options',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'listPresenceOptions',
@@ -185,7 +193,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ok: { description: 'The presence options.', schema: PresenceOptionListSchema },
     },
-    handler: async (_req, { tenant }) =>
+    handler: (_req, { tenant }) =>
       render.list(directory.presenceOptions(tenant().tenantId).map(render.presenceOption)),
   });
   const extensionList = (t: Tenant) =>
@@ -193,6 +201,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/tenants/:tenant/extensions',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'listTenantExtensions',
@@ -202,11 +211,12 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ok: { description: 'The extensions.', schema: ExtensionListSchema },
     },
-    handler: async (_req, { tenant }) => extensionList(tenant()),
+    handler: (_req, { tenant }) => extensionList(tenant()),
   });
   ccRoute(app, runtime, {
     method: 'GET',
     url: '/api/extensions',
+    cached: 'directory',
     permissions: ADMIN,
     doc: {
       operationId: 'listExtensions',
@@ -215,7 +225,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       tags: TAGS,
       ok: { description: 'The extensions.', schema: ExtensionListSchema },
     },
-    handler: async (req) => {
+    handler: (req) => {
       const p = principal(req);
       return extensionList(ownTenant(directory, p));
     },

@@ -65,7 +65,11 @@ export interface CoreRoute<D, I, O> {
 /** Where a read's answers are kept, and the count of the changes that would change them. */
 export interface CachedRead {
   cache: ReadCache;
-  generation(): number;
+  /**
+   * The count for this caller's read, read before it runs; undefined when its answer must be made
+   * afresh and not kept (it carries a value that moves by itself, such as a live call's duration).
+   */
+  generation(principal: Principal): number | undefined;
 }
 
 /** What a route says of itself in its API's document, besides what the core knows. */
@@ -128,10 +132,10 @@ export function addRoute<D, I, O, S>(
   const cached = route.cached && adapter.answerOf ? route.cached : undefined;
   const handler: RouteHandlerMethod = (req, reply) => {
     const principal = adapter.admit(req, def);
-    let generation = 0;
+    let generation: number | undefined;
     if (cached && principal) {
-      generation = cached.generation();
-      const kept = cached.cache.get(principal, req.url, generation);
+      generation = cached.generation(principal);
+      const kept = generation === undefined ? undefined : cached.cache.get(principal, req.url, generation);
       if (kept) return sendKept(reply, kept);
     }
     const params = (req.params ?? {}) as Record<string, string>;
@@ -149,11 +153,21 @@ export function addRoute<D, I, O, S>(
     }
     const input = adapter.input(req, principal, params, scope, body, query);
     const outcome = route.handle(input, req, reply);
-    if (cached && principal && !(outcome instanceof Promise)) {
-      const answer = adapter.answerOf!(outcome, input, def);
-      if (answer) {
-        cached.cache.set(principal, req.url, generation, answer);
-        return sendKept(reply, answer);
+    if (generation !== undefined) {
+      // Kept under the count read before the handler ran: a change made meanwhile drops it.
+      const keep = (o: O) => {
+        const answer = adapter.answerOf!(o, input, def);
+        if (!answer) return false;
+        cached!.cache.set(principal!, req.url, generation, answer);
+        sendKept(reply, answer);
+        return true;
+      };
+      if (!(outcome instanceof Promise)) {
+        if (keep(outcome)) return;
+      } else if (!render) {
+        return outcome.then((o) => (keep(o) ? reply : o));
+      } else {
+        return outcome.then((o) => void (keep(o) || render(reply, o, input, def)));
       }
     }
     if (!render) return outcome;

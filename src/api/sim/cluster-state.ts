@@ -27,9 +27,18 @@ export function ownPart(s: SimState, runsHere: (tenantId: number) => boolean): S
 export function mergeParts(local: SimState, parts: readonly SimState[]): SimState {
   const byKey = <T>(items: (p: SimState) => T[], key: (t: T) => string) =>
     new Map(parts.flatMap((p) => items(p).map((t) => [key(t), t] as const)));
-  const devices = byKey((p) => p.devices, (d) => d.deviceId);
-  const queues = byKey((p) => p.queues, (q) => `${q.tenantId}:${q.acdExt}`);
-  const parks = byKey((p) => p.parkLocations, (l) => `${l.tenantId}:${l.number}`);
+  const devices = byKey(
+    (p) => p.devices,
+    (d) => d.deviceId,
+  );
+  const queues = byKey(
+    (p) => p.queues,
+    (q) => `${q.tenantId}:${q.acdExt}`,
+  );
+  const parks = byKey(
+    (p) => p.parkLocations,
+    (l) => `${l.tenantId}:${l.number}`,
+  );
   return {
     ...local,
     devices: local.devices.map((d) => devices.get(d.deviceId) ?? d),

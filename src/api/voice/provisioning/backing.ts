@@ -116,7 +116,9 @@ export function jsonKindBacking(o: JsonKindOptions): Backing {
       const dir = s.runtime.directory;
       const { [o.idField]: given, ...rest } = fields;
       const exists = (id: string) =>
-        conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [{ type: 'field', value: o.idField }]);
+        conflict('ALREADY_EXISTS', `${o.idField} ${id} already exists.`, [
+          { type: 'field', value: o.idField },
+        ]);
       // A numeric id counts up from the highest this node knows; in a cluster another node may
       // have taken it a moment ago (the store refuses it), so the next is tried.
       let taken = 0;
