@@ -28,6 +28,11 @@ export class Core {
   facts: FactListener = () => {};
   /** Bumped by reset: timers of an earlier epoch do nothing. */
   epoch = 0;
+  /**
+   * Grows with every change of live state a read may show: each event and fact delivered, and
+   * each change made without one (reset, resync, a tenant taken over or given up).
+   */
+  stateChanges = 0;
   readonly reg = new Registry();
   readonly presence: Presence;
   readonly queue: TenantQueue<SwitchFact>;
@@ -73,6 +78,7 @@ export class Core {
 
   /** Events go to the bus first, then every fact to the listener: a cause is published before what it causes. */
   private deliver(fact: SwitchFact): void {
+    this.stateChanges++;
     if (fact.type !== 'acd') this.deps.publish(fact);
     this.facts(fact);
   }

@@ -98,6 +98,7 @@ function rebuild(core: Core, d: DurableCall): { call: Call; legs: Map<string, Le
     const leg: Leg = { ...legFields, call, tenantId: d.tenantId, closed: x.state === 'ended' };
     call.legs.push(leg);
     legs.set(leg.id, leg);
+    core.stateChanges++;
     if (leg.state === 'ended') continue;
     call.live++;
     core.reg.addLeg(leg);
@@ -142,6 +143,7 @@ export function restoreWaitingCall(core: Core, d: DurableCall, reason: string): 
 
 /** The tenant is no longer run here: its calls, timers and live presence go, without a word. */
 export function dropTenant(core: Core, tenantId: number): void {
+  core.stateChanges++;
   for (const call of [...core.reg.calls.values()]) {
     if (call.tenantId !== tenantId) continue;
     for (const leg of call.legs) {

@@ -269,6 +269,7 @@ export class Switch {
 
   /** An agent's ACD sign-in restored from durable state, without an event. */
   restoreAcdSignIn(tenantId: number, ext: string, signedIn: boolean): void {
+    this.core.stateChanges++;
     this.core.presence.restoreAcd(tenantId, ext, signedIn);
   }
 
@@ -311,6 +312,14 @@ export class Switch {
   /** Grows with every change of any phone's registration (what `isRegistered` answers). */
   registrationGeneration(): number {
     return this.core.presence.registrationGeneration;
+  }
+
+  /**
+   * Grows with every change of live state (calls, presence, park locations, registrations): a
+   * read that shows only such state and the directory may be kept while it stays the same.
+   */
+  stateGeneration(): number {
+    return this.core.stateChanges + this.core.presence.registrationGeneration;
   }
 
   registerDevice(deviceId: string): void {
@@ -365,6 +374,7 @@ export class Switch {
   reset(): void {
     const core = this.core;
     core.epoch++;
+    core.stateChanges++;
     for (const leg of core.reg.legs.values()) core.clearLegTimer(leg);
     core.reg.clear();
     core.queue.clear();
@@ -377,6 +387,7 @@ export class Switch {
   /** After the directory was replaced: registration and presence from the directory, no events. */
   resync(): void {
     const reg = this.core.reg;
+    this.core.stateChanges++;
     this.core.presence.rebuild((account) => {
       let n = 0;
       for (const l of reg.legsOf(account)) if (l.kind === 'user') n++;

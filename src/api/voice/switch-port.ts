@@ -26,6 +26,8 @@ export interface VoiceSwitch {
   isRegistered(deviceId: string): boolean;
   /** Grows with every change of what `isRegistered` answers (reads kept by the read cache). */
   registrationGeneration(): number;
+  /** Grows with every change of live state, registrations included (reads kept by the read cache). */
+  stateGeneration(): number;
   snapshot(): Pick<SimState, 'devices'>;
 }
 

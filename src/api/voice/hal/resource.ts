@@ -65,10 +65,11 @@ export interface VerbDef {
   rules: readonly AccessRule[];
   /**
    * A GET whose answer depends only on the requester, the URL, the directory and phone
-   * registrations (nothing live, no clock): kept as text until one of those changes
-   * (route-core/read-cache.ts).
+   * registrations (no clock): kept as text until one of those changes
+   * (route-core/read-cache.ts). `live`: it shows the switch's live state too (presence, park
+   * locations; never a duration), and is kept until that changes as well.
    */
-  cached?: true;
+  cached?: true | 'live';
   doc?: VerbDoc;
   handle(ctx: Ctx): Outcome | Promise<Outcome>;
 }
@@ -123,10 +124,13 @@ export function registerResources(
   const adapter = voiceAdapter(deps);
   const { directory } = deps.runtime;
   const sw = deps.runtime.switch;
-  // Both counts only grow, so their sum moves whenever either does.
-  const cached: CachedRead = {
-    cache: new ReadCache(),
-    generation: () => directory.generation + sw.registrationGeneration(),
+  // Each count only grows, so a sum moves whenever one of its counts does.
+  const cached: Record<'directory' | 'live', CachedRead> = {
+    directory: {
+      cache: new ReadCache(),
+      generation: () => directory.generation + sw.registrationGeneration(),
+    },
+    live: { cache: new ReadCache(), generation: () => directory.generation + sw.stateGeneration() },
   };
   for (const def of defs) registerResource(app, def, deps, adapter, cached);
 }
@@ -142,7 +146,7 @@ function registerResource(
   def: ResourceDef,
   deps: RegistryDeps,
   adapter: RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined>,
-  cached: CachedRead,
+  cached: Record<'directory' | 'live', CachedRead>,
 ): void {
   const supported = VERBS.filter((v) => def.verbs[v]);
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
@@ -158,7 +162,7 @@ function registerResource(
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
       place: def.place ?? def.placeIn?.(deps.runtime),
-      cached: verb === 'GET' && vd.cached ? cached : undefined,
+      cached: verb === 'GET' && vd.cached ? cached[vd.cached === 'live' ? 'live' : 'directory'] : undefined,
       doc: doc && operation(deps, doc),
       handle: vd.handle,
     });

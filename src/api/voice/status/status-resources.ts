@@ -175,6 +175,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       path: '/v1/presencestatus/tenants/:tenantId/extensions/:extension',
       verbs: {
         GET: {
+          cached: 'live',
           rules: WATCHERS,
           doc: statusDoc(
             'getPresenceStatus',
@@ -205,6 +206,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       path: '/v1/presencestatus/tenants/:tenantId/extensions',
       verbs: {
         GET: {
+          cached: 'live',
           rules: ['ST:CC', 'TA'],
           doc: statusDoc(
             'listPresenceStatus',
@@ -227,6 +229,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       path: '/v1/presencestatus/tenants/:tenantId/parklocations',
       verbs: {
         GET: {
+          cached: 'live',
           rules: WATCHERS,
           doc: statusDoc(
             'listParkLocationStatus',
@@ -249,6 +252,7 @@ export function statusResources(sockets: VoiceSockets): ResourceDef[] {
       path: '/v1/presencestatus/parklocationstatus/:accountId',
       verbs: {
         GET: {
+          cached: 'live',
           rules: WATCHERS,
           doc: statusDoc(
             'getParkLocationStatus',
