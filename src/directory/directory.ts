@@ -98,11 +98,7 @@ export class Directory {
   async put(kind: string, entity: GenericEntity): Promise<void> {
     const copy = structuredClone(entity);
     await this.store.upsert({ kind, id: copy.id, tenantId: copy.tenantId ?? null, data: copy });
-    const before = this.byKind.get(kind)?.get(copy.id);
-    this.setInMemory(kind, copy);
-    this.reindex();
-    this.emit({ op: 'put', kind, before, after: copy });
-    await this.replicate?.([{ kind, id: copy.id }]);
+    await this.written(kind, copy, this.byKind.get(kind)?.get(copy.id));
   }
 
   /**
@@ -112,11 +108,9 @@ export class Directory {
    */
   async create(kind: string, entity: GenericEntity): Promise<boolean> {
     const copy = structuredClone(entity);
-    if (!(await this.store.insert({ kind, id: copy.id, tenantId: copy.tenantId ?? null, data: copy }))) return false;
-    this.setInMemory(kind, copy);
-    this.reindex();
-    this.emit({ op: 'put', kind, after: copy });
-    await this.replicate?.([{ kind, id: copy.id }]);
+    if (!(await this.store.insert({ kind, id: copy.id, tenantId: copy.tenantId ?? null, data: copy })))
+      return false;
+    await this.written(kind, copy);
     return true;
   }
 
@@ -291,6 +285,14 @@ export class Directory {
     this.byKindTenant = new Map();
     for (const e of entities) this.setInMemory(e.kind, e.data);
     this.reindex();
+  }
+
+  /** The store holds `copy` (put or create): memory, indexes, listeners, then the other nodes. */
+  private async written(kind: string, copy: GenericEntity, before?: GenericEntity): Promise<void> {
+    this.setInMemory(kind, copy);
+    this.reindex();
+    this.emit({ op: 'put', kind, before, after: copy });
+    await this.replicate?.([{ kind, id: copy.id }]);
   }
 
   private setInMemory(kind: string, entity: GenericEntity): void {
