@@ -62,8 +62,16 @@ export interface Placement {
  */
 export type Target = number | { socket: string } | { everywhere: true } | { anywhere: true };
 
-/** What a request concerns, from its principal and path; undefined: nothing, it runs here. */
-export type PlaceOf = (req: FastifyRequest, params: Record<string, string>) => Target | undefined;
+/**
+ * What a request concerns, from its principal and path; undefined: nothing, it runs here. `R` is
+ * what an API hands its rules besides the request (the voice runtime: the tenant of a record the
+ * path names, read from the directory); the core's own rule takes nothing more.
+ */
+export type PlaceOf<R = void> = (
+  req: FastifyRequest,
+  params: Record<string, string>,
+  runtime: R,
+) => Target | undefined;
 /** The tenant a request concerns, from its parsed body (a route whose path names none). */
 export type PlaceOfBody = (body: unknown) => number | undefined;
 

@@ -206,7 +206,7 @@ export const directoryResources: ResourceDef[] = [
     path: '/v1/devicestates/:deviceId',
     // A phone's registration is live on its tenant's owner: an unscoped telco user's read (no
     // tenant of its own) goes there too, not only a tenant's (docs/cluster.md, Forwarding).
-    placeIn: (runtime) => (req, params) => {
+    place: (req, params, runtime) => {
       const p = requestPrincipal(req);
       return p && (p.tenantId ?? runtime.directory.device(params.deviceId ?? '')?.tenantId);
     },

@@ -83,9 +83,7 @@ export interface ResourceDef {
   ns?: Namespace;
   verbs: Partial<Record<Verb, VerbDef>>;
   /** In a cluster: what its requests concern, instead of the voice rule (route-core/placement.ts). */
-  place?: PlaceOf;
-  /** The same, when it needs the runtime (a record's tenant read from the directory). */
-  placeIn?: (runtime: VoiceRuntime) => PlaceOf;
+  place?: PlaceOf<VoiceRuntime>;
 }
 
 export interface ListSpec {
@@ -148,6 +146,8 @@ function registerResource(
   adapter: RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined>,
   cached: Record<'directory' | 'live', CachedRead>,
 ): void {
+  const own = def.place;
+  const place: PlaceOf | undefined = own && ((req, params) => own(req, params, deps.runtime));
   const supported = VERBS.filter((v) => def.verbs[v]);
   const allow = supported.flatMap((v) => (v === 'GET' ? ['GET', 'HEAD'] : [v])).join(', ');
   for (const verb of supported) {
@@ -161,7 +161,7 @@ function registerResource(
       body: doc?.body,
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
-      place: def.place ?? def.placeIn?.(deps.runtime),
+      place,
       cached: verb === 'GET' && vd.cached ? cached[vd.cached === 'live' ? 'live' : 'directory'] : undefined,
       doc: doc && operation(deps, doc),
       handle: vd.handle,
