@@ -5,7 +5,42 @@
  * (`Placement.gather`) and merge the parts into the answer one node would give. A node asked for
  * its part answers only the tenants it runs and the outside calls it carries.
  */
+import type { FastifyRequest } from 'fastify';
 import type { SimState } from '../../switch/types.js';
+import type { Placement } from '../route-core/placement.js';
+
+/** How a read of the whole cluster is made of this node's answer and the other nodes'. */
+export interface ClusterRead<T> {
+  /** This node's part when another node asks for it (absent: `local` whole). */
+  own?(local: T, placement: Placement): T;
+  merge(local: T, parts: T[]): T;
+}
+
+/**
+ * The read `req` of the whole cluster: `local` on a standalone server, this node's part to the
+ * node that asked for it, else `local` merged with every other node's part (`Placement.gather`).
+ */
+export async function acrossCluster<T>(
+  placement: Placement | undefined,
+  req: FastifyRequest,
+  local: T,
+  read: ClusterRead<T>,
+): Promise<T> {
+  if (!placement) return local;
+  if (placement.isForwarded(req)) return read.own ? read.own(local, placement) : local;
+  return read.merge(local, (await placement.gather(req)) as T[]);
+}
+
+/** The read of `GET /state`. */
+export const STATE: ClusterRead<SimState> = {
+  own: (s, placement) => ownPart(s, (t) => placement.runsHere(t)),
+  merge: mergeParts,
+};
+
+/** The read of `GET /pstn/calls`: every node's outside calls (each carries its own). */
+export const PSTN_CALLS: ClusterRead<{ calls: SimState['pstnCalls'] }> = {
+  merge: (local, parts) => ({ calls: [...local.calls, ...parts.flatMap((p) => p.calls)] }),
+};
 
 /** This node's part: the tenants it runs (`runsHere`), the outside calls it carries. */
 export function ownPart(s: SimState, runsHere: (tenantId: number) => boolean): SimState {

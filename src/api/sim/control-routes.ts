@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimState } from '../../switch/types.js';
 import { invalid, notFound } from '../../core/errors.js';
-import { mergeParts, ownPart } from './cluster-state.js';
+import { acrossCluster, STATE } from './cluster-state.js';
 import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import {
@@ -109,10 +109,6 @@ export async function controlRoutes(app: FastifyInstance, { runtime }: { runtime
 }
 
 /** The switch's snapshot; in a cluster, of every node (cluster-state.ts). */
-export async function clusterState(runtime: SimRuntime, req: FastifyRequest): Promise<SimState> {
-  const local = runtime.switch.snapshot();
-  const placement = runtime.placement;
-  if (!placement) return local;
-  if (placement.isForwarded(req)) return ownPart(local, (t) => placement.runsHere(t));
-  return mergeParts(local, (await placement.gather(req)) as SimState[]);
+export function clusterState(runtime: SimRuntime, req: FastifyRequest): Promise<SimState> {
+  return acrossCluster(runtime.placement, req, runtime.switch.snapshot(), STATE);
 }

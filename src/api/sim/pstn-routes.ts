@@ -4,6 +4,7 @@ import { notFound } from '../../core/errors.js';
 import type { SimRuntime } from './sim-runtime.js';
 import { noContent, refusal, simRoute } from './sim-route.js';
 import type { PlaceOf } from '../route-core/placement.js';
+import { acrossCluster, PSTN_CALLS } from './cluster-state.js';
 import {
   PstnCallParamsSchema,
   PstnNumberParamsSchema,
@@ -68,13 +69,7 @@ export async function pstnRoutes(app: FastifyInstance, { runtime }: { runtime: S
     tag: 'pstn',
     responses: { '200': { description: 'Every outside leg.', schema: SimPstnCallListSchema } },
     // In a cluster, every node's outside calls (each node asked answers its own).
-    handler: async (_input, req) => {
-      const calls = sw.pstnCalls();
-      const placement = runtime.placement;
-      if (!placement || placement.isForwarded(req)) return { calls };
-      const parts = (await placement.gather(req)) as { calls: typeof calls }[];
-      return { calls: [...calls, ...parts.flatMap((p) => p.calls)] };
-    },
+    handler: (_input, req) => acrossCluster(runtime.placement, req, { calls: sw.pstnCalls() }, PSTN_CALLS),
   });
 
   simRoute(app, runtime, {

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergeParts, ownPart } from '../../../../src/api/sim/cluster-state.js';
+import type { FastifyRequest } from 'fastify';
+import {
+  acrossCluster,
+  mergeParts,
+  ownPart,
+  PSTN_CALLS,
+  STATE,
+} from '../../../../src/api/sim/cluster-state.js';
+import type { Placement } from '../../../../src/api/route-core/placement.js';
 import type { SimState } from '../../../../src/switch/types.js';
 
 const device = (deviceId: string, tenantId: number, registered: boolean, calls: string[] = []) =>
@@ -50,5 +58,36 @@ describe('the simulator state of a cluster', () => {
 
   it('with no other part, the merge is the node itself', () => {
     assert.deepEqual(mergeParts(view(1), []), view(1));
+  });
+
+  describe('a read of the whole cluster', () => {
+    const req = {} as FastifyRequest;
+    /** Node 1 of two: runs tenant 1; node 2 answers its own part of `view(2)`. */
+    const node1 = (forwarded: boolean) =>
+      ({
+        isForwarded: () => forwarded,
+        runsHere: (t: number) => t === 1,
+        gather: async () => [ownPart(view(2), (t) => t === 2)],
+      }) as unknown as Placement;
+
+    it('standalone: this node alone, nothing gathered', async () => {
+      assert.deepEqual(await acrossCluster(undefined, req, view(1), STATE), view(1));
+    });
+
+    it("asked by another node: this node's part only", async () => {
+      const part = await acrossCluster(node1(true), req, view(1), STATE);
+      assert.deepEqual(part, ownPart(view(1), (t) => t === 1));
+      const calls = await acrossCluster(node1(true), req, { calls: view(1).pstnCalls }, PSTN_CALLS);
+      assert.deepEqual(calls.calls.map((c) => c.pstnCallId), ['p1']);
+    });
+
+    it("asked by a client: every node's parts merged", async () => {
+      const merged = await acrossCluster(node1(false), req, view(1), STATE);
+      assert.deepEqual(merged, mergeParts(view(1), [ownPart(view(2), (t) => t === 2)]));
+      const placement = { isForwarded: () => false, gather: async () => [{ calls: view(2).pstnCalls }] };
+      const local = { calls: view(1).pstnCalls };
+      const calls = await acrossCluster(placement as unknown as Placement, req, local, PSTN_CALLS);
+      assert.deepEqual(calls.calls.map((c) => c.pstnCallId), ['p1', 'p2']);
+    });
   });
 });
