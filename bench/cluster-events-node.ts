@@ -9,6 +9,7 @@ import { JetStreamBus } from '../src/cluster/jetstream-bus.js';
 import type { Membership } from '../src/core/cluster.js';
 import { parseConfig } from '../src/server/config.js';
 import { createLogger, startServer } from '../src/server/serve.js';
+import { LOCAL_NATS_URL } from '../test/helpers/cluster-engines.js';
 
 const env = (k: string) => {
   const v = process.env[k];
@@ -30,7 +31,7 @@ const membership: Membership = {
 
 const config = parseConfig(process.argv.slice(2));
 const log = createLogger(config);
-const nc = await connect({ servers: process.env.SB_BENCH_NATS ?? 'nats://127.0.0.1:4222' });
+const nc = await connect({ servers: process.env.SB_BENCH_NATS ?? LOCAL_NATS_URL });
 const events = await JetStreamBus.start({
   nc,
   clusterName: env('SB_BENCH_CLUSTER'),

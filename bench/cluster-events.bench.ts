@@ -13,6 +13,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { exitUnlessClusterServices } from './cluster-services.js';
+import { LOCAL_NATS_URL, LOCAL_PG_URL } from '../test/helpers/cluster-engines.js';
 import type WebSocket from 'ws';
 import {
   basicHeader,
@@ -41,8 +42,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 300);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const OPS = RATE * DURATION_S;
 const NODES = ['a', 'b', 'c'];
-const PG = process.env.SB_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const NATS = process.env.SB_BENCH_NATS ?? 'nats://127.0.0.1:4222';
+const PG = process.env.SB_BENCH_PG ?? LOCAL_PG_URL;
+const NATS = process.env.SB_BENCH_NATS ?? LOCAL_NATS_URL;
 const EXTRA_P99_MS = 2;
 
 // Without NATS or PostgreSQL there is nothing to measure: said in one line (a failure under CI).

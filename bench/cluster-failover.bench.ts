@@ -17,14 +17,15 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { exitUnlessClusterServices } from './cluster-services.js';
+import { LOCAL_NATS_URL, LOCAL_PG_URL } from '../test/helpers/cluster-engines.js';
 import { basicHeader, type Child, fmt, percentile, Report, SERVER_CORE, sleep, startChild } from './lib.js';
 import { closeHttp, closeSockets, FrameWaiter, http, openSockets } from './ws-lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const OPS = Number(process.env.BENCH_OPS ?? 50);
 const TTL_MS = Number(process.env.BENCH_LEASE_TTL_MS ?? 5000);
-const PG = process.env.SB_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const NATS = process.env.SB_BENCH_NATS ?? 'nats://127.0.0.1:4222';
+const PG = process.env.SB_BENCH_PG ?? LOCAL_PG_URL;
+const NATS = process.env.SB_BENCH_NATS ?? LOCAL_NATS_URL;
 const LOGS = process.env.BENCH_NODE_LOGS;
 
 await exitUnlessClusterServices('cluster-failover', PG, NATS);

@@ -9,20 +9,19 @@ import { composeForwarding } from '../src/server/cluster-forward.js';
 import { DEFAULTS } from '../src/server/config.js';
 import { startServer } from '../src/server/serve.js';
 import { StaticMembership } from '../test/helpers/static-membership.js';
+import { NATS_URL, PG_URL } from '../test/helpers/cluster-engines.js';
 
 const [name, owners, size, schema, prefix] = process.argv.slice(2);
-const pgUrl = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const membership = new StaticMembership(name);
 for (const pair of owners.split(',')) {
   const [tenantId, owner] = pair.split('=');
   await membership.assign(Number(tenantId), owner);
 }
-const nats = await connect({ servers: natsUrl, noAsyncTraces: true });
+const nats = await connect({ servers: NATS_URL, noAsyncTraces: true });
 const config = { ...DEFAULTS, port: 0, host: '127.0.0.1', logLevel: 'warn', clock: 'virtual' as const };
 const server = await startServer(config, pino({ level: 'warn' }), {
-  target: { kind: 'postgres', url: pgUrl, schema },
+  target: { kind: 'postgres', url: PG_URL, schema },
   standIn: true,
   extend: async (runtime) => {
     runtime.membership = membership;

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { type Child, fmt, percentile, Report, SERVER_CORE, startChild } from './lib.js';
 import { closeHttp, http } from './ws-lib.js';
+import { PG_URL } from '../test/helpers/cluster-engines.js';
 
 const PAIRS = Number(process.env.BENCH_OPS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -15,7 +16,6 @@ const WARMUP = 200;
 const P50_BUDGET_MS = 1;
 const P99_BUDGET_MS = 3;
 
-const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const unique = `${process.pid}_${Date.now()}`;
 const schema = `sb_bench_${unique}`;
 const prefix = `sb.bench${unique}`;

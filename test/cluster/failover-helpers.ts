@@ -4,7 +4,7 @@
  * under CI), and small HTTP helpers for both APIs and the simulator.
  */
 import pg from 'pg';
-import { PG_URL } from '../helpers/cluster.js';
+import { PG_URL } from '../helpers/cluster-engines.js';
 import { basic } from '../helpers/server.js';
 
 const underCi = () => !!process.env.CI && process.env.CI !== 'false';

@@ -12,7 +12,8 @@ import { DEFAULTS } from '../../src/server/config.js';
 import { startServer } from '../../src/server/serve.js';
 import { DatabaseHeldError } from '../../src/store/holder-guard.js';
 import { runCli as runCliWithin } from '../helpers/cli.js';
-import { clusterEnv, freshDatabase, NATS_URL, startNodeProcess, uniqueName } from '../helpers/cluster.js';
+import { clusterEnv, freshDatabase, startNodeProcess, uniqueName } from '../helpers/cluster.js';
+import { NATS_URL } from '../helpers/cluster-engines.js';
 
 /** The CLI from source: a cold tsx start on a loaded machine can take long before it refuses. */
 const runCli = (args: string[]) => runCliWithin(args, {}, 90_000);

@@ -1,5 +1,6 @@
 import { type Db, openDatabase } from '../../src/store/database.js';
-import { PG_URL, uniqueName } from './cluster.js';
+import { PG_URL } from './cluster-engines.js';
+import { uniqueName } from './cluster.js';
 
 /** A migrated database in a schema of its own on the test PostgreSQL; drop() removes both. */
 export async function freshSchemaDb(): Promise<{ db: Db; schema: string; drop(): Promise<void> }> {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
+import { NATS_URL, PG_URL, unansweredEngines } from './cluster-engines.js';
 import pino from 'pino';
 import { JetStreamBus } from '../../src/cluster/jetstream-bus.js';
 import type { Membership } from '../../src/core/cluster.js';
@@ -16,8 +17,6 @@ import type { DatabaseTarget } from '../../src/store/database.js';
 import { StaticMembership } from './static-membership.js';
 import { type TestServer, startTestServer } from './server.js';
 
-export const NATS_URL = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const underCi = () => !!process.env.CI && process.env.CI !== 'false';
 
 /** A cluster name no other test (or helper) uses. */
@@ -25,29 +24,9 @@ export const uniqueClusterName = () => `t${process.pid}_${randomBytes(4).toStrin
 
 /** Why the cluster tests cannot run here (undefined: they can); under CI, a thrown error. */
 export async function clusterUnavailable(): Promise<string | undefined> {
-  const why = await Promise.all([
-    connect({ servers: NATS_URL, timeout: 1_000, reconnect: false }).then(
-      async (nc) => {
-        const ok = await jetstreamManager(nc).then(
-          () => undefined,
-          () => `no JetStream at ${NATS_URL}`,
-        );
-        await nc.close();
-        return ok;
-      },
-      () => `no NATS at ${NATS_URL}`,
-    ),
-    (async () => {
-      const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 1_000 });
-      try {
-        await c.connect();
-        await c.end();
-        return undefined;
-      } catch {
-        return `no PostgreSQL at ${PG_URL}`;
-      }
-    })(),
-  ]).then((r) => r.filter(Boolean).join(', ') || undefined);
+  const why =
+    (await unansweredEngines({ pgUrl: PG_URL, natsUrl: NATS_URL, timeoutMs: 1_000, jetStream: true })) ||
+    undefined;
   if (why && underCi()) throw new Error(`cluster tests cannot run: ${why}; CI runs every suite`);
   return why;
 }

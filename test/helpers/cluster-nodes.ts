@@ -4,15 +4,13 @@ import type { Config } from '../../src/server/config.js';
 import { composeForwarding, type ForwardingNodeOptions } from '../../src/server/cluster-forward.js';
 import { startTestServer, type TestServer } from './server.js';
 import { StaticMembership } from './static-membership.js';
+import { NATS_URL, PG_URL } from './cluster-engines.js';
 
 /**
  * In-process cluster nodes for tests (docs/cluster.md): real servers on one fresh PostgreSQL
  * schema and the real NATS server, each with a `StaticMembership` that assigns the tenants as
  * the test says, under a cluster prefix no other test uses.
  */
-export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const NATS_URL = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-
 /**
  * Why the cluster tests cannot run here (no PostgreSQL or NATS), or undefined when they can.
  * Under CI the engines are required: the caller fails instead of skipping.

@@ -1,6 +1,7 @@
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../src/store/database.js';
+import { NATS_URL, PG_URL } from './cluster-engines.js';
 
 /**
  * The two engines a cluster test needs: PostgreSQL (SWITCHBOARD_TEST_PG_URL, else the local
@@ -19,8 +20,8 @@ export interface ClusterServices {
 }
 
 export async function clusterServices(): Promise<ClusterServices> {
-  const pgUrl = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const natsUrl = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+  const pgUrl = PG_URL;
+  const natsUrl = NATS_URL;
   const missing: string[] = [];
   try {
     const c = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });

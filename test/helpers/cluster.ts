@@ -22,9 +22,7 @@ import { type Server, startServer } from '../../src/server/serve.js';
 import type { TrafficObserver } from '../../src/api/transport/traffic.js';
 import { fetcherOf } from './server.js';
 import { ROOT } from './cli.js';
-
-export const PG_URL = process.env.SWITCHBOARD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const NATS_URL = process.env.SWITCHBOARD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+import { NATS_URL, PG_URL } from './cluster-engines.js';
 
 let envProbe: Promise<{ skip?: string }> | undefined;
 

@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../helpers/cli.js';
-import { clusterEnv, freshDatabase, PG_URL } from '../helpers/cluster.js';
+import { clusterEnv, freshDatabase } from '../helpers/cluster.js';
+import { PG_URL } from '../helpers/cluster-engines.js';
 import { type ComposeService, publishedPort, readCompose, startOrder } from '../helpers/compose.js';
 import { readImageRun } from '../helpers/dockerfile.js';
 
