@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { simReset, startTestServer, type TestServer } from '../../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, getJson, simAnswer } from '../voice-helpers.js';
+import { ALICE, BOB, CAROL, GRACE, getJson, OPERATOR, simAnswer } from '../voice-helpers.js';
 
 let s: TestServer;
 before(async () => {
@@ -60,6 +60,8 @@ describe('kept presence and park-location reads follow the switch', () => {
     assert.equal(parked.state, 'busy');
     assert.equal(parked.parkedParty, '102@1001');
     assert.equal(pl3InList((await getJson(s, PARK_LIST, ALICE)).body).state, 'busy');
+    // The operator (a telco user scoped to the tenant) reads the same, from whichever node.
+    for (let i = 0; i < 4; i++) assert.equal((await getJson(s, PL3, OPERATOR)).body.state, 'busy');
 
     const hangup = await s.fetch('/sim/v1/devices/ph1001-102/hangup', {
       method: 'POST',
