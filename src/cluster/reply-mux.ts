@@ -1,0 +1,116 @@
+import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+
+/**
+ * The forwarding node's requests to an owner (docs/cluster.md § Forwarding), answered on one
+ * inbox subscription of its own. Why not `nats.request`: for each request nats.js draws a random
+ * token, arms a timer behind a promise of its own, races two promises, and on every answer builds
+ * a `RequestError` with its stack (RequestOne.cancel rejects the settled promise, whatever
+ * `noAsyncTraces` says); the owner-lost watch added an interval per request on top. Here a request
+ * is a counter in the reply subject and an entry in a map, and one sweep every `pollMs`, running
+ * only while requests are pending, ends those whose time ran out or whose owner was lost
+ * (docs/benchmarks.md, "Cluster forwarding").
+ */
+
+/** Why a request got no answer: `timeout`, `lost` (its `lost()` held for the grace), `failed` (NATS). */
+export class NoAnswer extends Error {
+  constructor(
+    readonly why: 'timeout' | 'lost' | 'failed',
+    options?: { cause?: unknown },
+  ) {
+    super(`no answer: ${why}`, options);
+  }
+}
+
+interface Pending {
+  resolve: (msg: Msg | undefined) => void;
+  reject: (e: NoAnswer) => void;
+  deadline: number;
+  lost: (() => boolean) | undefined;
+  lostAt: number | undefined;
+}
+
+export class ReplyMux {
+  private readonly inbox = `${createInbox()}.`;
+  private sub: Subscription | undefined;
+  private seq = 0;
+  private readonly pending = new Map<number, Pending>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly pollMs: number,
+    private readonly lostGraceMs: number,
+  ) {}
+
+  /**
+   * Publishes `data` on `subject` and resolves the answer, or undefined when no one listens there
+   * (NATS's no-responders status). Rejects with `NoAnswer` after `timeoutMs`, `lostGraceMs` after
+   * `lost()` first says the node asked no longer runs what the request concerns, or when NATS
+   * fails it.
+   */
+  request(
+    subject: string,
+    data: Uint8Array,
+    timeoutMs: number,
+    lost?: () => boolean,
+  ): Promise<Msg | undefined> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      try {
+        this.subscribed();
+        this.nats.publish(subject, data, { reply: this.inbox + id });
+      } catch (e) {
+        reject(new NoAnswer('failed', { cause: e }));
+        return;
+      }
+      this.pending.set(id, { resolve, reject, deadline: Date.now() + timeoutMs, lost, lostAt: undefined });
+      if (this.sweeper === undefined) {
+        this.sweeper = setInterval(() => this.sweep(), this.pollMs);
+        this.sweeper.unref();
+      }
+    });
+  }
+
+  private subscribed(): void {
+    if (this.sub && !this.sub.isClosed()) return;
+    this.sub = this.nats.subscribe(`${this.inbox}*`, {
+      callback: (err, msg) => {
+        if (err) return this.failAll(err);
+        const id = Number(msg.subject.slice(this.inbox.length));
+        const p = this.pending.get(id);
+        if (!p) return;
+        this.pending.delete(id);
+        // An empty message with status 503: NATS found no subscriber on the subject.
+        p.resolve(msg.data.length === 0 && msg.headers?.code === 503 ? undefined : msg);
+      },
+    });
+  }
+
+  private sweep(): void {
+    if (this.pending.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      return;
+    }
+    if (!this.sub || this.sub.isClosed()) return this.failAll(new Error('the NATS connection closed'));
+    const now = Date.now();
+    for (const [id, p] of this.pending) {
+      if (p.lostAt === undefined && p.lost?.()) p.lostAt = now;
+      const why =
+        now >= p.deadline
+          ? 'timeout'
+          : p.lostAt !== undefined && now - p.lostAt >= this.lostGraceMs
+            ? 'lost'
+            : undefined;
+      if (why === undefined) continue;
+      this.pending.delete(id);
+      p.reject(new NoAnswer(why));
+    }
+  }
+
+  private failAll(cause: unknown): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.reject(new NoAnswer('failed', { cause }));
+  }
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { NoAnswer, ReplyMux } from '../../../src/cluster/reply-mux.js';
+import {
+  cleanUp,
+  clusterUnavailable,
+  natsConnection,
+  uniqueClusterName,
+} from '../../helpers/cluster-events.js';
+
+const why = await clusterUnavailable();
+
+describe('ReplyMux: the forwarding node’s requests on one inbox', { skip: why }, () => {
+  after(cleanUp);
+  const subject = () => `sb.${uniqueClusterName()}.node.x.http`;
+  /** A subject some node listens on and never answers. */
+  const silentOwner = async () => {
+    const nc = await natsConnection();
+    const s = subject();
+    nc.subscribe(s, { callback: () => {} });
+    await nc.flush();
+    return { nc, s, mux: new ReplyMux(nc, 25, 300) };
+  };
+
+  test('answers come back to their own request, also when they arrive out of order', async () => {
+    const nc = await natsConnection();
+    const s = subject();
+    const held: { respond: () => void }[] = [];
+    nc.subscribe(s, {
+      callback: (_e, msg) => {
+        const answer = () => msg.respond(Buffer.concat([Buffer.from('re:'), msg.data]));
+        // The first request is answered last.
+        if (held.length === 0 && msg.string() === 'one') held.push({ respond: answer });
+        else answer();
+        if (msg.string() === 'three') held.pop()?.respond();
+      },
+    });
+    await nc.flush();
+    const mux = new ReplyMux(nc, 25, 300);
+    const answers = await Promise.all(
+      ['one', 'two', 'three'].map((w) => mux.request(s, Buffer.from(w), 5_000)),
+    );
+    assert.deepEqual(
+      answers.map((m) => m?.string()),
+      ['re:one', 're:two', 're:three'],
+    );
+  });
+
+  test('no node listens on the subject: undefined at once, not a time-out', async () => {
+    const mux = new ReplyMux(await natsConnection(), 25, 300);
+    const t = Date.now();
+    assert.equal(await mux.request(subject(), Buffer.from('x'), 5_000), undefined);
+    assert.ok(Date.now() - t < 1_000);
+  });
+
+  test('an owner that takes the request and stays silent: a time-out after timeoutMs', async () => {
+    const { s, mux } = await silentOwner();
+    const t = Date.now();
+    await assert.rejects(
+      mux.request(s, Buffer.from('x'), 200),
+      (e) => e instanceof NoAnswer && e.why === 'timeout',
+    );
+    assert.ok(Date.now() - t >= 200);
+  });
+
+  test('an owner lost with the request in hand: given up on the grace after lost() first holds', async () => {
+    const { s, mux } = await silentOwner();
+    let lostAt = 0;
+    const t = Date.now();
+    setTimeout(() => (lostAt = Date.now()), 100);
+    await assert.rejects(
+      mux.request(s, Buffer.from('x'), 10_000, () => lostAt > 0),
+      (e) => e instanceof NoAnswer && e.why === 'lost',
+    );
+    assert.ok(Date.now() - lostAt >= 300, 'not before the grace');
+    assert.ok(Date.now() - t < 2_000, 'not the whole time-out');
+  });
+
+  test('a closed connection fails its requests instead of leaving them to the time-out', async () => {
+    const { nc, s, mux } = await silentOwner();
+    const pending = mux.request(s, Buffer.from('x'), 10_000);
+    await nc.flush();
+    const t = Date.now();
+    await nc.close();
+    await assert.rejects(pending, (e) => e instanceof NoAnswer && e.why === 'failed');
+    assert.ok(Date.now() - t < 1_000);
+    await assert.rejects(
+      mux.request(s, Buffer.from('y'), 10_000),
+      (e) => e instanceof NoAnswer && e.why === 'failed',
+    );
+  });
+});
