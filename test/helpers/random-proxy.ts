@@ -47,6 +47,8 @@ export async function startRandomProxy(
       if (!req.complete) {
         req.unpipe(up);
         req.resume();
+        // The request upstream stays unfinished: its connection ends with the answer.
+        answer.once('end', () => up.destroy());
       }
       // The connection's own headers are the proxy's: a node's `Keep-Alive: timeout=…` would
       // have the client reuse a connection the proxy already closed (ECONNRESET).
