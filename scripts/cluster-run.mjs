@@ -89,11 +89,6 @@ export const EXCLUDED = [
     "tests each server's own TLS listener; the random proxy in front of the nodes speaks plain HTTP",
   ],
   [
-    'test/api/inputs/sizes.test.ts',
-    'proxy',
-    "a node's early 413 to a body still arriving reaches the client as the proxy's 502 (the node closes the connection under the proxy's upload); to fix in test/helpers/random-proxy.ts",
-  ],
-  [
     'test/api/operations/metrics.test.ts',
     'internals',
     "reads GET /metrics, each node's own by design (an operator scrapes every node); behind the proxy a scrape reaches one node at random",

@@ -9,6 +9,7 @@ import { apiDocuments } from './api-documents.js';
 import { ccRuntime, simRuntime, voiceRuntime } from './api-runtimes.js';
 import { registerCors } from './cors.js';
 import { guardFrontDoor } from './front-door.js';
+import { drainRefusedBodies } from './refused-bodies.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute, ServerMetrics } from './metrics.js';
 import { requestIdOf } from './request-ids.js';
@@ -51,6 +52,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.decorateRequest(REQUEST_PRINCIPAL, undefined);
   // One root hook: the request id, nosniff and HSTS on every answer.
   guardFrontDoor(app, config);
+  drainRefusedBodies(app);
   await registerCors(app, config.corsOrigins);
   const traffic = runtime.traffic;
   if (traffic) {

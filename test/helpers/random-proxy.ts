@@ -30,30 +30,43 @@ export async function startRandomProxy(
   const upstreams = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const node = pick();
-    const up = request(
-      {
-        host: node.host,
-        port: node.port,
-        localAddress: req.socket.remoteAddress,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer: IncomingMessage) => {
-        // The connection's own headers are the proxy's: a node's `Keep-Alive: timeout=…` would
-        // have the client reuse a connection the proxy already closed (ECONNRESET).
-        const headers: string[] = [];
-        for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-          const name = answer.rawHeaders[i]!;
-          if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push(name, answer.rawHeaders[i + 1]!);
-        }
-        res.writeHead(answer.statusCode ?? 502, headers);
-        answer.pipe(res);
-      },
-    );
+    // A connection of its own per request (`agent: false`): a reused keep-alive connection the
+    // node closed meanwhile would fail the request before any byte of its answer (a 502 of ours).
+    const up = request({
+      host: node.host,
+      port: node.port,
+      localAddress: req.socket.remoteAddress,
+      method: req.method,
+      path: req.url,
+      headers: req.headers,
+      agent: false,
+    });
+    up.on('response', (answer: IncomingMessage) => {
+      // A node may answer before it read the whole body (a 413 on the announced length): the
+      // rest of the body is the client's to finish sending, and ours to drop.
+      if (!req.complete) {
+        req.unpipe(up);
+        req.resume();
+        // The request upstream stays unfinished: its connection ends with the answer.
+        answer.once('end', () => up.destroy());
+      }
+      // The connection's own headers are the proxy's: a node's `Keep-Alive: timeout=…` would
+      // have the client reuse a connection the proxy already closed (ECONNRESET).
+      const headers: string[] = [];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+        const name = answer.rawHeaders[i]!;
+        if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push(name, answer.rawHeaders[i + 1]!);
+      }
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(res);
+      // An answer that breaks off reaches the client broken off, never as a complete one.
+      answer.on('aborted', () => res.destroy());
+    });
     up.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
+      if (res.headersSent) return void (res.writableFinished || res.destroy());
+      res.writeHead(502);
       res.end();
+      req.resume();
     });
     // A client that leaves before its answer is complete: the node sees it leave too, as behind
     // a balancer (a held request's slot comes back at once, not at the node's body time-out).

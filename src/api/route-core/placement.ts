@@ -105,6 +105,9 @@ export function placementHooks(
       return payload;
     }
     const limit = req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+    // Announced over the limit: the parser refuses it at once, before it arrives, as the owner
+    // would (read up to the limit here first, the 413 would wait for the client's bytes).
+    if (Number(req.headers['content-length']) > limit) return payload;
     const read = await capture(payload, limit);
     // Over the limit: the request stays, and is refused here as the owner would refuse it.
     if (read.whole) (req as Carrier)[LEAVING] = { target, body: read.bytes };

@@ -5,9 +5,11 @@
  * with a clear 409. Performed over HTTP and WebSocket against a real server.
  */
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../../../src/api/schema/bounds.js';
-import { suiteServer, type TestServer } from '../../helpers/server.js';
+import { basic, suiteServer, type TestServer } from '../../helpers/server.js';
 import { CcClient } from '../ccs/cc-client.js';
 import { ADMIN, ALICE, BOB, getJson, openSocket } from '../voice/voice-helpers.js';
 
@@ -53,6 +55,61 @@ describe('everything has a size', () => {
     }
     const user = await getJson(s, '/api/v1/tenants/1001/users/101', ALICE);
     assert.equal(user.body.firstName, 'Bob');
+  });
+
+  test('voice: a client still sending a refused body reads the 413 and keeps its connection', async () => {
+    // The 413 comes on the announced length, before the body: the client (a balancer streaming
+    // the upload) sends the rest after it. A connection closed under that upload is reset, and
+    // the write fails: the client may lose the 413 (src/server/refused-bodies.ts).
+    const s = server();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const size = 300_000;
+      const answer = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        const req = request(new URL('/api/v1/tenants/1001/users/101', s.httpUrl), {
+          method: 'PUT',
+          agent,
+          headers: {
+            authorization: basic(ALICE),
+            'content-type': 'application/json',
+            'content-length': String(size),
+          },
+        });
+        req.on('error', reject);
+        req.on('close', () => reject(new Error('the connection closed under the upload')));
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => {
+            // The rest of the body, after the answer.
+            req.write('x'.repeat(size - 16_384), (err) => {
+              if (err) return reject(err);
+              req.end();
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+            });
+          });
+        });
+        req.write('x'.repeat(16_384));
+      });
+      assert.equal(answer.status, 413);
+      assert.notEqual(answer.connection, 'close');
+      await sleep(100);
+      // The same connection serves the next request.
+      const next = await new Promise<number>((resolve, reject) => {
+        const req = request(new URL('/api/v1/tenants/1001/users/101', s.httpUrl), {
+          agent,
+          headers: { authorization: basic(ALICE) },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.end();
+      });
+      assert.equal(next, 200);
+    } finally {
+      agent.destroy();
+    }
   });
 
   test('voice: message text keeps line breaks but has a maximum and no other control characters', async () => {
