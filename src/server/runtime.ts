@@ -119,7 +119,9 @@ export async function createRuntime(
   const events = parts
     ? parts.events
     : node.cluster
-      ? await (await import('../cluster/jetstream-bus.js')).JetStreamBus.start({
+      ? await (
+          await import('../cluster/jetstream-bus.js')
+        ).JetStreamBus.start({
           nc: node.cluster.nats,
           clusterName: node.cluster.clusterName,
           membership: node.membership,

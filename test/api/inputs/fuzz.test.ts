@@ -292,7 +292,6 @@ describe('front-door fuzz run', () => {
     const health = await s.fetch('/healthz');
     assert.equal(health.status, 200);
   });
-
 });
 
 describe('front-door fuzz run of the event sockets', () => {

@@ -25,7 +25,9 @@ const REGISTER = `
 import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
 
-function startAndStop(args: string[]): Promise<{ resolved: string[]; listened: boolean; code: number | null }> {
+function startAndStop(
+  args: string[],
+): Promise<{ resolved: string[]; listened: boolean; code: number | null }> {
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,

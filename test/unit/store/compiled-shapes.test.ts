@@ -40,7 +40,9 @@ for (const { name, target } of testTargets()) {
         assert.deepEqual(ids(await store.find({ tenantId: 1001, calling: '102' })), ['2']);
         assert.deepEqual(ids(await store.find({ tenantId: 1001, called: '199', limit: 1 })), ['2']);
         assert.deepEqual(ids(await store.find({ tenantId: 1001, called: '199', limit: 2 })), ['2', '1']);
-        assert.deepEqual(ids(await store.find({ tenantId: 1001, fromMs: base + 1, toMs: base + 60_000 })), ['2']);
+        assert.deepEqual(ids(await store.find({ tenantId: 1001, fromMs: base + 1, toMs: base + 60_000 })), [
+          '2',
+        ]);
         assert.deepEqual(ids(await store.find({ tenantId: 1001, fromMs: base, toMs: base })), ['1']);
         assert.equal((await store.get(1001, '1'))?.smdrCallId, '1');
         assert.equal(await store.get(1001, '3'), undefined, "another tenant's call");

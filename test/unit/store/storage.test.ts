@@ -197,7 +197,10 @@ for (const { name, target } of testTargets()) {
       // Another store (another node) rewrites it: this store reads the new text, not what it parsed.
       await new CallRecordStore(db).write({ ...r, outcome: 'Answered', data: { step: 2 } });
       assert.deepEqual((await store.get(1001, '1'))?.data, { step: 2 });
-      assert.deepEqual((await store.find({ tenantId: 1001 })).map((x) => x.data), [{ step: 2 }]);
+      assert.deepEqual(
+        (await store.find({ tenantId: 1001 })).map((x) => x.data),
+        [{ step: 2 }],
+      );
       await db.close();
     });
 

@@ -12,10 +12,28 @@ import type { Placement } from '../../../../src/api/route-core/placement.js';
 import type { SimState } from '../../../../src/switch/types.js';
 
 const device = (deviceId: string, tenantId: number, registered: boolean, calls: string[] = []) =>
-  ({ deviceId, tenantId, ownerExt: '101', model: 'M', registered, calls, messages: [] }) as SimState['devices'][number];
-const call = (smdrCallId: string, tenantId: number, startedAt: number) => ({ smdrCallId, tenantId, startedAt, legs: [] });
+  ({
+    deviceId,
+    tenantId,
+    ownerExt: '101',
+    model: 'M',
+    registered,
+    calls,
+    messages: [],
+  }) as SimState['devices'][number];
+const call = (smdrCallId: string, tenantId: number, startedAt: number) => ({
+  smdrCallId,
+  tenantId,
+  startedAt,
+  legs: [],
+});
 const queue = (tenantId: number, waiting: number) =>
-  ({ tenantId, acdExt: '150', name: 'Q', calls: Array.from({ length: waiting }, () => ({})) }) as SimState['queues'][number];
+  ({
+    tenantId,
+    acdExt: '150',
+    name: 'Q',
+    calls: Array.from({ length: waiting }, () => ({})),
+  }) as SimState['queues'][number];
 
 /** A node's view: tenant 1 runs here (a call, phone registered), tenant 2 as provisioned. */
 function view(runs: number): SimState {
@@ -33,10 +51,22 @@ function view(runs: number): SimState {
 describe('the simulator state of a cluster', () => {
   it("a node's part holds only the tenants it runs, and its outside calls", () => {
     const part = ownPart(view(2), (t) => t === 2);
-    assert.deepEqual(part.devices.map((d) => d.deviceId), ['b']);
-    assert.deepEqual(part.queues.map((q) => q.tenantId), [2]);
-    assert.deepEqual(part.calls.map((c) => c.smdrCallId), ['c2']);
-    assert.deepEqual(part.pstnCalls.map((c) => c.pstnCallId), ['p2']);
+    assert.deepEqual(
+      part.devices.map((d) => d.deviceId),
+      ['b'],
+    );
+    assert.deepEqual(
+      part.queues.map((q) => q.tenantId),
+      [2],
+    );
+    assert.deepEqual(
+      part.calls.map((c) => c.smdrCallId),
+      ['c2'],
+    );
+    assert.deepEqual(
+      part.pstnCalls.map((c) => c.pstnCallId),
+      ['p2'],
+    );
   });
 
   it("merged: each tenant as its owner sees it, every node's calls oldest first, provisioned order kept", () => {
@@ -49,9 +79,18 @@ describe('the simulator state of a cluster', () => {
         ['b', true, []],
       ],
     );
-    assert.deepEqual(merged.queues.map((q) => q.calls.length), [1, 2]);
-    assert.deepEqual(merged.calls.map((c) => c.smdrCallId), ['c2', 'c1']);
-    assert.deepEqual(merged.pstnCalls.map((c) => c.pstnCallId), ['p1', 'p2']);
+    assert.deepEqual(
+      merged.queues.map((q) => q.calls.length),
+      [1, 2],
+    );
+    assert.deepEqual(
+      merged.calls.map((c) => c.smdrCallId),
+      ['c2', 'c1'],
+    );
+    assert.deepEqual(
+      merged.pstnCalls.map((c) => c.pstnCallId),
+      ['p1', 'p2'],
+    );
     assert.deepEqual(merged.pstnNumbers, here.pstnNumbers);
     assert.equal(merged.now, here.now);
   });
@@ -76,9 +115,15 @@ describe('the simulator state of a cluster', () => {
 
     it("asked by another node: this node's part only", async () => {
       const part = await acrossCluster(node1(true), req, view(1), STATE);
-      assert.deepEqual(part, ownPart(view(1), (t) => t === 1));
+      assert.deepEqual(
+        part,
+        ownPart(view(1), (t) => t === 1),
+      );
       const calls = await acrossCluster(node1(true), req, { calls: view(1).pstnCalls }, PSTN_CALLS);
-      assert.deepEqual(calls.calls.map((c) => c.pstnCallId), ['p1']);
+      assert.deepEqual(
+        calls.calls.map((c) => c.pstnCallId),
+        ['p1'],
+      );
     });
 
     it("asked by a client: every node's parts merged", async () => {
@@ -87,7 +132,10 @@ describe('the simulator state of a cluster', () => {
       const placement = { isForwarded: () => false, gather: async () => [{ calls: view(2).pstnCalls }] };
       const local = { calls: view(1).pstnCalls };
       const calls = await acrossCluster(placement as unknown as Placement, req, local, PSTN_CALLS);
-      assert.deepEqual(calls.calls.map((c) => c.pstnCallId), ['p1', 'p2']);
+      assert.deepEqual(
+        calls.calls.map((c) => c.pstnCallId),
+        ['p1', 'p2'],
+      );
     });
   });
 });
