@@ -193,10 +193,13 @@ export async function fixedRate(o: {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: o.connections ?? 16 });
   const once = (due: number) =>
     new Promise<number>((resolve) => {
+      // A timer fires on the loop's millisecond clock, up to a millisecond before `due`: a request
+      // sent early is timed from when it was sent (a negative latency once counted as a failure).
+      const from = Math.min(due, performance.now());
       const req = httpRequest(o.url, { agent, headers: o.headers }, (res) => {
         res.resume();
         res.on('end', () =>
-          resolve(res.statusCode! >= 200 && res.statusCode! < 300 ? performance.now() - due : -1),
+          resolve(res.statusCode! >= 200 && res.statusCode! < 300 ? performance.now() - from : -1),
         );
       });
       req.on('error', () => resolve(-1));
