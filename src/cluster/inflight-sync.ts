@@ -5,14 +5,20 @@ import type { SharedInflight } from '../core/shared-security.js';
 /**
  * REST requests in flight per client, and contact-center sockets not yet connected per address,
  * over every node of a cluster (docs/cluster.md, "Security state"; docs/decisions.md §1.8). Each node announces its own per-client counts on
- * `<prefix>.sec.inflight` when they change (the changes of one event-loop turn in one message, as
+ * `<prefix>.sec.inflight` when they change (the changes of up to FLUSH_MS in one message, as
  * absolute counts, so a lost message is mended by the next) and all of them every third of the
  * lease TTL; it sums the others' latest counts. A node not heard from for a TTL (killed) stops
  * counting. Admission is therefore a local look-up: no request waits for NATS.
  *
+ * A count back where it was last announced is not announced again: a request that begins and
+ * ends within FLUSH_MS costs no message. Gathered per event-loop turn, every request cost two
+ * messages, each parsed by every other node.
+ *
  * Core NATS pub/sub keeps one publisher's messages in order, which absolute counts need.
  */
 export type InflightPool = 'requests' | 'anonymous' | 'pendingSockets';
+/** How long changes gather before they are announced (docs/cluster.md: the consistency window). */
+export const FLUSH_MS = 10;
 const POOLS: readonly InflightPool[] = ['requests', 'anonymous', 'pendingSockets'];
 
 interface Announcement {
@@ -34,6 +40,8 @@ class Pool implements SharedInflight {
   readonly mine = new Map<string, number>();
   /** Changed since the last announcement. */
   readonly dirty = new Map<string, number>();
+  /** What the others were last told, where not 0. */
+  readonly told = new Map<string, number>();
   private readonly sums = new Map<string, number>();
   private readonly aheadSums = new Map<string, number>();
   private readonly listeners: ((client: string) => void)[] = [];
@@ -89,16 +97,14 @@ export class InflightSync {
   private readonly subject: string;
   private readonly sub: Subscription;
   private readonly tick: NodeJS.Timeout;
-  private flushing = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly deps: InflightSyncDeps) {
     this.now = deps.now ?? Date.now;
     this.subject = `${deps.prefix}.sec.inflight`;
     const schedule = () => {
-      if (this.flushing) return;
-      this.flushing = true;
-      setImmediate(() => this.flush());
+      this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
     };
     this.pools = {
       requests: new Pool(schedule),
@@ -126,7 +132,7 @@ export class InflightSync {
   }
 
   private flush(): void {
-    this.flushing = false;
+    this.flushTimer = undefined;
     this.announce(false);
   }
 
@@ -135,12 +141,25 @@ export class InflightSync {
     let any = full;
     for (const name of POOLS) {
       const p = this.pools[name];
-      const source = full ? p.mine : p.dirty;
-      if (source.size > 0) {
-        counts[name] = [...source];
+      const changes: [string, number][] = [];
+      if (full) {
+        p.told.clear();
+        for (const [client, n] of p.mine) {
+          changes.push([client, n]);
+          p.told.set(client, n);
+        }
+      } else
+        for (const [client, n] of p.dirty) {
+          if ((p.told.get(client) ?? 0) === n) continue;
+          changes.push([client, n]);
+          if (n > 0) p.told.set(client, n);
+          else p.told.delete(client);
+        }
+      p.dirty.clear();
+      if (changes.length > 0) {
+        counts[name] = changes;
         any = true;
       }
-      p.dirty.clear();
     }
     if (!any) return;
     const a: Announcement = { node: this.deps.nodeId, full, counts };
@@ -215,7 +234,11 @@ export class InflightSync {
   /** Tells the others this node holds nothing any more, and stops. */
   close(): void {
     clearInterval(this.tick);
-    for (const name of POOLS) this.pools[name].mine.clear();
+    clearTimeout(this.flushTimer);
+    for (const name of POOLS) {
+      this.pools[name].mine.clear();
+      this.pools[name].dirty.clear();
+    }
     this.announce(true);
     this.sub.unsubscribe();
   }

@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
-import { InflightSync } from '../../src/cluster/inflight-sync.js';
+import { FLUSH_MS, InflightSync } from '../../src/cluster/inflight-sync.js';
 import { clusterServices } from '../helpers/cluster-services.js';
 
 /**
@@ -55,5 +55,28 @@ describe('in-flight counts between nodes', { skip: services.skip }, () => {
     await c.nats.close();
     assert.ok(await until(() => b.sync.pools.requests.elsewhere('k') === 1), 'c expired');
     assert.equal(b.sync.pools.requests.ahead('k'), 1);
+  });
+
+  test('a count back where it was last announced costs no message; a change is announced', async () => {
+    const x = await node('x');
+    const seen: { node: string; full: boolean; counts: Record<string, [string, number][]> }[] = [];
+    const spy = x.nats.subscribe(`${prefix}.sec.inflight`, { callback: (_e, m) => seen.push(m.json()) });
+    const told = () => seen.filter((a) => a.node === 'x' && !a.full);
+    await x.nats.flush();
+    // A request that begins and ends within one gathering.
+    x.sync.pools.requests.changed('q', 1);
+    x.sync.pools.requests.changed('q', 0);
+    await sleep(FLUSH_MS * 5);
+    assert.deepEqual(told(), []);
+    // One that lasts is announced, then its end.
+    x.sync.pools.requests.changed('q', 1);
+    assert.ok(
+      await until(() => told().some((a) => a.counts.requests?.some(([c, n]) => c === 'q' && n === 1))),
+    );
+    x.sync.pools.requests.changed('q', 0);
+    assert.ok(
+      await until(() => told().some((a) => a.counts.requests?.some(([c, n]) => c === 'q' && n === 0))),
+    );
+    spy.unsubscribe();
   });
 });
