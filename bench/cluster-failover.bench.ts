@@ -70,20 +70,68 @@ async function startNode(): Promise<string> {
 const base = (id: string) => `http://127.0.0.1:${live.get(id)!.port}`;
 
 interface ClusterView {
-  nodes: { id: string; alive: boolean; tenants: { tenantId: number }[] }[];
+  nodes: {
+    id: string;
+    alive: boolean;
+    acceptsTenants?: boolean;
+    tenants: { tenantId: number; epoch: number }[];
+  }[];
   unowned: number[];
+  settled?: boolean;
 }
-/** The live node that owns tenant 1001 once every tenant has an owner (asked of `via`). */
-async function ownerOf1001(via: string): Promise<string> {
+/** tenant -> "owner/epoch" of a view's live nodes, in tenant order. */
+const ownersOf = (v: ClusterView) =>
+  JSON.stringify(
+    v.nodes
+      .filter((n) => n.alive)
+      .flatMap((n) => n.tenants.map((t) => [t.tenantId, `${n.id}/${t.epoch}`] as const))
+      .sort((a, b) => a[0] - b[0]),
+  );
+const lease1001 = (v: ClusterView) => {
+  const n = v.nodes.find((x) => x.alive && x.tenants.some((t) => t.tenantId === 1001));
+  return n && { owner: n.id, epoch: n.tenants.find((t) => t.tenantId === 1001)!.epoch };
+};
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 1000);
+
+/**
+ * Tenant 1001's owner and lease epoch once rebalancing has settled: every node this benchmark
+ * runs is alive and accepts tenants, and GET /cluster on every one of them says `settled` (no
+ * tenant unowned, none held by another node than its preferred one) with the same owners and
+ * epochs, for SETTLE_MS in a row. A node that just joined, or a tenant whose calls ended less
+ * than 2 s ago on a node it no longer prefers, would otherwise move between the choice and the kill.
+ */
+async function settledOwnerOf1001(): Promise<{ owner: string; epoch: number }> {
   const end = Date.now() + 60_000;
+  let since = 0;
+  let seen = '';
   for (;;) {
-    const r = await http('GET', `${base(via)}/cluster`, operator);
-    const view = r.json as unknown as ClusterView;
-    const owner = view.nodes.find((n) => n.alive && n.tenants.some((t) => t.tenantId === 1001));
-    if (r.status === 200 && owner && view.unowned.length === 0 && live.has(owner.id)) return owner.id;
-    if (Date.now() > end) throw new Error(`no settled owner of 1001: ${JSON.stringify(r.json)}`);
-    await sleep(50);
+    const ids = [...live.keys()];
+    const rs = await Promise.all(ids.map((id) => http('GET', `${base(id)}/cluster`, operator)));
+    const views = rs.map((r) => r.json as unknown as ClusterView);
+    const agreed = ownersOf(views[0]!);
+    const ok =
+      rs.every((r) => r.status === 200) &&
+      views.every(
+        (v) =>
+          v.settled === true &&
+          ownersOf(v) === agreed &&
+          ids.every((id) => v.nodes.some((n) => n.id === id && n.alive && n.acceptsTenants)),
+      );
+    const l = ok ? lease1001(views[0]!) : undefined;
+    if (!l || agreed !== seen) since = performance.now();
+    seen = ok ? agreed : '';
+    if (l && performance.now() - since >= SETTLE_MS) return l;
+    if (Date.now() > end)
+      throw new Error(`the cluster did not settle: ${JSON.stringify(rs.map((r) => r.json))}`);
+    await sleep(100);
   }
+}
+
+/** Whether 1001 is still held by `owner` under `epoch` (asked of `via`): its lease never changed hands. */
+async function stillHeld(via: string, { owner, epoch }: { owner: string; epoch: number }): Promise<boolean> {
+  const r = await http('GET', `${base(via)}/cluster`, operator);
+  const l = r.status === 200 ? lease1001(r.json as unknown as ClusterView) : undefined;
+  return l?.owner === owner && l.epoch === epoch;
 }
 
 /** A tenant admin's socket on `id` hearing 101@1001's calls. */
@@ -115,24 +163,42 @@ try {
   for (let i = 0; i < 3; i++) await startNode();
   step('three nodes up');
   for (let round = 1; round <= ROUNDS; round++) {
-    const first = [...live.keys()][0]!;
-    const owner = await ownerOf1001(first);
-    const survivor = [...live.keys()].find((n) => n !== owner)!;
-    const ws = await watcher(survivor);
-    const waiter = new FrameWaiter(
-      ws,
-      (f) => {
-        const e = JSON.parse(f) as { event?: string; callId?: number };
-        return e.event === 'end' ? String(e.callId) : undefined;
-      },
-      15_000,
-    );
-    // The owner is busy with nothing in particular: a call of its tenant is live when it dies.
-    const before = await makeCall(owner);
-    if (before.status !== 201) throw new Error(`makeCall before the kill answered ${before.status}`);
-    // Failover: the call the dead owner had ends ("node lost") on the survivors' sockets.
-    const cutEnd = waiter.expect(String(Number(before.json.callId)));
-    await sleep(Number(process.env.BENCH_KILL_AFTER_MS ?? 200));
+    // The victim is 1001's owner once nothing moves, holding a call when it dies; chosen again
+    // should 1001's lease change hands between the choice and the kill.
+    let owner = '';
+    let survivor = '';
+    let ws: Awaited<ReturnType<typeof watcher>> | undefined;
+    let waiter: FrameWaiter | undefined;
+    let cutEnd: Promise<boolean> | undefined;
+    for (let choice = 1; ; choice++) {
+      const lease = await settledOwnerOf1001();
+      owner = lease.owner;
+      survivor = [...live.keys()].find((n) => n !== owner)!;
+      ws = await watcher(survivor);
+      const w = new FrameWaiter(
+        ws,
+        (f) => {
+          const e = JSON.parse(f) as { event?: string; callId?: number };
+          return e.event === 'end' ? String(e.callId) : undefined;
+        },
+        15_000,
+      );
+      waiter = w;
+      // The owner is busy with nothing in particular: a call of its tenant is live when it dies.
+      const before = await makeCall(owner);
+      if (before.status !== 201) throw new Error(`makeCall before the kill answered ${before.status}`);
+      // Failover: the call the dead owner had ends ("node lost") on the survivors' sockets.
+      cutEnd = w.expect(String(Number(before.json.callId)));
+      await sleep(Number(process.env.BENCH_KILL_AFTER_MS ?? 200));
+      if (await stillHeld(survivor, lease)) break;
+      step(`round ${round}: 1001 left ${owner} (epoch ${lease.epoch}) after it was chosen; choosing again`);
+      await http('POST', `${base(survivor)}/api/v1/calls/${before.json.callId as string}`, bob, {
+        callRequest: 'hangupCall',
+      });
+      await cutEnd;
+      await closeSockets([ws]);
+      if (choice === 5) throw new Error('1001 kept moving between the choice of the victim and the kill');
+    }
     const victim = live.get(owner)!;
     live.delete(owner);
     const t0 = performance.now();
@@ -166,14 +232,14 @@ try {
         failedAfter++;
         continue;
       }
-      const end = waiter.expect(String(Number(made.json.callId)));
+      const end = waiter!.expect(String(Number(made.json.callId)));
       const hung = await http('POST', `${base(survivor)}/api/v1/calls/${made.json.callId as string}`, bob, {
         callRequest: 'hangupCall',
       });
       if (hung.status !== 200) failedAfter++;
       if (!(await end)) lost++;
     }
-    await closeSockets([ws]);
+    await closeSockets([ws!]);
     await startNode();
   }
 } finally {

@@ -24,6 +24,12 @@ import { NoAnswer, ReplyMux } from './reply-mux.js';
  * and the request runs where it arrived (its 404 is the same everywhere).
  * The holder also answers `<prefix>.ws.<webSocketId>.state` (what the socket holds) for a node
  * that needs it to answer a request of its own tenant (the status reads by subscription set).
+ * A holder lets a socket go by draining its subscription, not dropping it: NATS may have sent it
+ * a request before it heard the unsubscription, and the NATS client drops a message for a
+ * subscription it no longer has, unanswered (its sender would wait the whole time-out). Such a
+ * request is answered `moved`, having run nothing, and asked again of whoever holds the socket
+ * now (resumed on another node) or of no one. The holders of one socket form one queue group, so
+ * a request reaches one of them at most and asking again never runs it twice.
  * A request for every node (the simulated outside world) or for whichever node holds what it
  * names goes to `<prefix>.all.http`, which every node listens to.
  *
@@ -63,6 +69,10 @@ const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'stat
   `${prefix}.ws.${webSocketId}.${what}`;
 /** A webSocketId as a subject token: a client's path segment may hold anything. */
 const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+/** The queue group of a socket's subscriptions: NATS gives each request to one holder. */
+const HOLDERS = 'holder';
+const MOVED = encodeFrame({ refused: 'moved' });
+const NO_BODY = new Uint8Array(0);
 
 export class Forwarding implements Placement {
   private readonly secret = randomBytes(32).toString('base64url');
@@ -104,19 +114,24 @@ export class Forwarding implements Placement {
 
   holdSocket(id: string, state: () => unknown): () => void {
     if (!SUBJECT_TOKEN.test(id)) return () => {};
-    this.sockets.get(id)?.unsubscribe();
-    const sub = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id, '*'), {
+    const sub: Subscription = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id, '*'), {
+      queue: HOLDERS,
       callback: (err, msg) => {
         if (err) return;
-        if (msg.subject.endsWith('.state')) msg.respond(JSON.stringify(state()));
+        // Let go of, still draining: the sender asks again.
+        if (this.sockets.get(id) !== sub) msg.respond(MOVED);
+        else if (msg.subject.endsWith('.state'))
+          msg.respond(encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
         else if (this.app) void this.run(this.app, msg);
       },
     });
+    const previous = this.sockets.get(id);
     this.sockets.set(id, sub);
+    if (previous) letGo(previous);
     return () => {
       if (this.sockets.get(id) !== sub) return;
       this.sockets.delete(id);
-      sub.unsubscribe();
+      letGo(sub);
     };
   }
 
@@ -128,15 +143,13 @@ export class Forwarding implements Placement {
 
   async socketState(id: string): Promise<unknown> {
     if (!SUBJECT_TOKEN.test(id)) return undefined;
+    let answer;
     try {
-      const msg = await this.opts.nats.request(socketSubject(this.opts.prefix, id, 'state'), undefined, {
-        timeout: this.timeoutMs,
-      });
-      return msg.json();
-    } catch (e) {
-      if (e instanceof RequestError && e.isNoResponders()) return undefined;
+      answer = await this.askSocket(id, 'state', NO_BODY, false);
+    } catch {
       throw unavailable('OWNER_UNREACHABLE', 'The node holding the WebSocket cannot be reached now.');
     }
+    return answer && 'status' in answer.head ? JSON.parse(answer.body.toString('utf8')) : undefined;
   }
 
   async forward(
@@ -152,13 +165,8 @@ export class Forwarding implements Placement {
       if (!SUBJECT_TOKEN.test(target.socket)) return false;
       // A socket opened a moment ago on another node may not be registered with NATS yet (a
       // resumable socket's first frame is not held back for it): look again for a second.
-      const lookUntil = Date.now() + HEARD_WAIT_MS;
-      for (;;) {
-        const answer = await this.ask(socketSubject(this.opts.prefix, target.socket, 'http'), frame);
-        if (answer !== undefined) return this.answer(reply, answer);
-        if (Date.now() >= lookUntil || this.sockets.has(target.socket)) return false;
-        await sleep(SETTLE_POLL_MS);
-      }
+      const answer = await this.askSocket(target.socket, 'http', frame, true);
+      return answer !== undefined && this.answer(reply, answer);
     }
     const { membership } = this.opts;
     const settleBy = Date.now() + this.settleMs;
@@ -270,6 +278,21 @@ export class Forwarding implements Placement {
   }
 
   /**
+   * Asks the node holding socket `id`; undefined when none does (within a second when
+   * `waitForNew`). A `moved` answer (the socket's node had just let it go) is asked again.
+   */
+  private async askSocket(id: string, what: 'http' | 'state', frame: Uint8Array, waitForNew: boolean) {
+    const lookUntil = Date.now() + HEARD_WAIT_MS;
+    for (;;) {
+      const answer = await this.ask(socketSubject(this.opts.prefix, id, what), frame);
+      const moved = answer !== undefined && 'refused' in answer.head && answer.head.refused === 'moved';
+      if (answer !== undefined && !moved) return answer;
+      if (Date.now() >= lookUntil || this.sockets.has(id) || (!moved && !waitForNew)) return undefined;
+      await sleep(SETTLE_POLL_MS);
+    }
+  }
+
+  /**
    * Sends the request to `subject`; undefined when no node listens there (it is gone). `lost`
    * says the node asked no longer runs what the request concerns (its lease lapsed: it died with
    * the request in hand, before NATS saw it go); the answer is then waited for only LOST_GRACE_MS
@@ -355,4 +378,9 @@ export class Forwarding implements Placement {
     this.sockets.clear();
     for (const s of subs) if (!s.isClosed()) await s.drain().catch(() => {});
   }
+}
+
+/** Stops listening on a socket's subjects, answering (`moved`) what NATS sent before it heard. */
+function letGo(sub: Subscription): void {
+  sub.drain().catch(() => {});
 }

@@ -230,14 +230,14 @@ export class LeaseMembership implements Membership {
     const [{ now: nodesNow, nodes }, { now, leases }] = await Promise.all([o.nodes.list(), o.leases.list()]);
     const byTenant = new Map(leases.map((l) => [l.tenantId, l]));
     this.noteOthers(leases, now, sentAt);
-    const placement = placementOf(nodes);
+    const preferredOf = placement(nodes);
     this.liveNodes = nodes.filter((n) => n.alive).map((n) => n.nodeId);
 
     const tenants = new Set(o.tenants());
     let unowned = 0;
     for (const t of tenants) {
       if (this.isClosed()) break;
-      const preferred = preferredNode(t, placement);
+      const preferred = preferredOf(t);
       if (this.held.has(t)) {
         if (preferred !== this.nodeId && o.isIdle(t))
           await this.handOver(t, `preferred owner is ${preferred}`);
@@ -378,9 +378,13 @@ export class LeaseMembership implements Membership {
   }
 }
 
-/** The nodes tenants are placed on: the live, eligible ones; all live ones when none is eligible. */
-function placementOf(nodes: readonly NodeInfo[]): string[] {
+/**
+ * Each tenant's preferred owner among these nodes (GET /cluster shows the same): rendezvous
+ * hashing over the live, eligible nodes; over all live ones when none is eligible.
+ */
+export function placement(nodes: readonly NodeInfo[]): (tenantId: number) => string | undefined {
   const live = nodes.filter((n) => n.alive);
   const eligible = live.filter((n) => n.eligible);
-  return (eligible.length ? eligible : live).map((n) => n.nodeId);
+  const ids = (eligible.length ? eligible : live).map((n) => n.nodeId);
+  return (tenantId) => preferredNode(tenantId, ids);
 }

@@ -93,10 +93,9 @@ export async function openNode(
   }
   const hold = await holdAsClusterNode(db, target, me, log);
   // Loaded only here: a standalone server never loads the NATS client (docs/benchmarks.md, "Cold start").
-  const [{ LeaseMembership }, { connectNats, eventStreamName, subjectPrefix }] = await Promise.all([
-    import('../cluster/lease-membership.js'),
-    import('../cluster/nats.js'),
-  ]);
+  const [{ LeaseMembership, placement }, { connectNats, eventStreamName, subjectPrefix }] = await Promise.all(
+    [import('../cluster/lease-membership.js'), import('../cluster/nats.js')],
+  );
   let nats;
   try {
     nats = await connectNats({ servers: config.nats, nodeId, clusterName: config.clusterName, log });
@@ -182,6 +181,7 @@ export async function openNode(
         nodes,
         leases: all,
         tenants: (parts?.directory.tenants() ?? []).map((t) => t.tenantId),
+        preferred: placement(nodes),
       };
     },
     close() {

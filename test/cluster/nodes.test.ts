@@ -17,6 +17,8 @@ interface View {
   answeredBy: string;
   nodes: { id: string; alive: boolean; url: string | null; tenants: { tenantId: number; epoch: number }[] }[];
   unowned: number[];
+  moving: { tenantId: number; owner: string; preferred: string | null }[];
+  settled: boolean;
 }
 
 async function view(node: ClusterNode): Promise<View> {
@@ -59,7 +61,7 @@ describe('a cluster of three node processes', { skip: env.skip }, () => {
       const vs = await Promise.all(cluster.nodes.map(view));
       const settled = vs.every(
         (v) =>
-          v.unowned.length === 0 &&
+          v.settled &&
           v.nodes.filter((n) => n.alive).length === 3 &&
           v.nodes.every((n) => n.tenants.length > 0) &&
           JSON.stringify([...owners(v)].sort()) === JSON.stringify([...owners(vs[0]!)].sort()),
@@ -75,6 +77,7 @@ describe('a cluster of three node processes', { skip: env.skip }, () => {
       const all = v.nodes.flatMap((n) => n.tenants.map((t) => t.tenantId));
       assert.equal(all.length, 12, 'the 2 demo tenants and 10 more');
       assert.equal(new Set(all).size, all.length, 'no tenant owned twice');
+      assert.deepEqual([v.unowned, v.moving], [[], []], 'settled: none unowned, none moving');
     }
   });
 

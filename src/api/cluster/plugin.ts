@@ -22,6 +22,8 @@ export interface ClusterState {
   leases: Lease[];
   /** Every tenant there is (unowned ones are listed as such). */
   tenants: number[];
+  /** Cluster: each tenant's preferred owner by the same placement the nodes use (undefined: no live node). */
+  preferred?: (tenantId: number) => string | undefined;
 }
 
 export interface ClusterRouteOptions {
@@ -72,7 +74,21 @@ export function render(s: ClusterState) {
       ...orphans.map((id) => ({ id, alive: false, tenants: tenantsOf(owned.get(id), s.clustered) })),
     ],
     unowned: s.tenants.filter((t) => !held.has(t)),
+    ...(s.preferred ? movingOf(s.tenants, live, s.preferred) : {}),
   };
+}
+
+/**
+ * The tenants held by a node other than their preferred owner: their holder hands them over once
+ * they are idle (no call, none ended in the last 2 s). `settled`: none moving and none unowned, so
+ * no tenant changes hands until a node joins, leaves or loses its NATS connection.
+ */
+function movingOf(tenants: number[], live: Lease[], preferred: (tenantId: number) => string | undefined) {
+  const holder = new Map(live.map((l) => [l.tenantId, l.owner]));
+  const moving = tenants
+    .filter((t) => holder.has(t) && holder.get(t) !== preferred(t))
+    .map((t) => ({ tenantId: t, owner: holder.get(t)!, preferred: preferred(t) ?? null }));
+  return { moving, settled: moving.length === 0 && tenants.every((t) => holder.has(t)) };
 }
 
 function tenantsOf(leases: Lease[] | undefined, clustered: boolean) {
