@@ -60,7 +60,11 @@ describe('in-flight counts between nodes', { skip: services.skip }, () => {
   test('a count back where it was last announced costs no message; a change is announced', async () => {
     const x = await node('x');
     const seen: { node: string; full: boolean; counts: Record<string, [string, number][]> }[] = [];
-    const spy = x.nats.subscribe(`${prefix}.sec.inflight`, { callback: (_e, m) => seen.push(m.json()) });
+    const spy = x.nats.subscribe(`${prefix}.sec.inflight`, {
+      callback: (_e, m) => {
+        seen.push(m.json());
+      },
+    });
     const told = () => seen.filter((a) => a.node === 'x' && !a.full);
     await x.nats.flush();
     // A request that begins and ends within one gathering.
