@@ -1,5 +1,11 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import {
+  connect,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 
 /**
  * A loopback front for a cluster's nodes in the black-box suites: every HTTP request goes to a
@@ -7,19 +13,31 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
  * are, to a node chosen at random. Clients see one address, as behind an operator's balancer;
  * they must never notice which node answered. The proxy connects to the node from the client's
  * own (loopback) address, so per-address limits and lock-outs see each client as it is.
+ *
+ * With `tls`, the nodes serve TLS themselves and the front cannot read a request: each
+ * connection goes to a node chosen at random and is passed through, bytes as they are both ways
+ * (as a TCP balancer does), so the handshake and its policy are the node's own.
  */
 export interface RandomProxy {
+  /** `http://…`, or `https://…` with `tls`. */
   url: string;
-  /** Requests and upgrades sent to each node, by index. */
+  /** Requests and upgrades (with `tls`: connections) sent to each node, by index. */
   counts: number[];
   close(): Promise<void>;
+}
+
+export interface RandomProxyOptions {
+  /** Picks a node: `nodes[floor(random() * nodes.length)]` (default Math.random). */
+  random?: () => number;
+  /** The nodes serve TLS: pass each connection through to a node instead of each request. */
+  tls?: boolean;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 export async function startRandomProxy(
   nodes: { host: string; port: number }[],
-  random: () => number = Math.random,
+  { random = Math.random, tls = false }: RandomProxyOptions = {},
 ): Promise<RandomProxy> {
   const counts = nodes.map(() => 0);
   const pick = () => {
@@ -27,7 +45,13 @@ export async function startRandomProxy(
     counts[i]!++;
     return nodes[i]!;
   };
-  const upstreams = new Set<Socket>();
+  return tls ? passThrough(pick, counts) : perRequest(pick, counts);
+}
+
+type Pick = () => { host: string; port: number };
+
+async function perRequest(pick: Pick, counts: number[]): Promise<RandomProxy> {
+  const sockets = new Sockets();
   const server: Server = createServer((req, res) => {
     const node = pick();
     // A connection of its own per request (`agent: false`): a reused keep-alive connection the
@@ -77,32 +101,81 @@ export async function startRandomProxy(
   });
   server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const node = pick();
-    const up = connect({ port: node.port, host: node.host, localAddress: client.remoteAddress }, () => {
-      let head0 = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
-      for (let i = 0; i < req.rawHeaders.length; i += 2)
-        head0 += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
-      up.write(`${head0}\r\n`);
-      if (head.length) up.write(head);
-      up.pipe(client).pipe(up);
-    });
-    upstreams.add(up);
-    up.on('close', () => {
-      upstreams.delete(up);
-      client.destroy();
-    });
-    up.on('error', () => client.destroy());
-    client.on('error', () => up.destroy());
+    const up = connect({ port: node.port, host: node.host, localAddress: client.remoteAddress });
+    // Written before the client's next bytes: a socket keeps writes made before it connects, in order.
+    let head0 = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      head0 += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
+    up.write(`${head0}\r\n`);
+    if (head.length) up.write(head);
+    sockets.track(up);
+    splice(client, up);
   });
+  server.on('connection', (client: Socket) => sockets.track(client));
+  return listen(server, 'http', counts, sockets);
+}
+
+async function passThrough(pick: Pick, counts: number[]): Promise<RandomProxy> {
+  const sockets = new Sockets();
+  // Half-open both ways: a client's end reaches the node as an end, and the node may still answer.
+  const server = createTcpServer({ allowHalfOpen: true }, (client) => {
+    const node = pick();
+    const up = connect({
+      port: node.port,
+      host: node.host,
+      localAddress: client.remoteAddress,
+      allowHalfOpen: true,
+    });
+    sockets.track(client);
+    sockets.track(up);
+    splice(client, up);
+  });
+  return listen(server, 'https', counts, sockets);
+}
+
+/** The sockets still open, each side of each connection: close() breaks them all. */
+class Sockets extends Set<Socket> {
+  track(socket: Socket): void {
+    this.add(socket);
+    socket.on('close', () => this.delete(socket));
+  }
+}
+
+/** Listens on a free loopback port; close() breaks every connection still open, then stops. */
+async function listen(
+  server: NetServer,
+  scheme: 'http' | 'https',
+  counts: number[],
+  sockets: Sockets,
+): Promise<RandomProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     counts,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of upstreams) s.destroy();
-        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Bytes as they are, both ways, between a client and its node: an end passes on as an end (the
+ * other way stays open until its own end); a connection that breaks (reset, error, or closed
+ * before its end) breaks the other one with a reset, as the peer would have seen it.
+ */
+function splice(client: Socket, up: Socket): void {
+  for (const [from, to] of [
+    [client, up],
+    [up, client],
+  ] as const) {
+    from.pipe(to);
+    const abort = () => void (to.destroyed || to.resetAndDestroy());
+    from.on('error', abort);
+    from.on('close', () => {
+      if (!from.readableEnded) abort();
+    });
+  }
 }

@@ -19,7 +19,8 @@ export interface TestServer extends Server {
 /**
  * A real server on a free port, a fresh SQLite file, the virtual clock and the demo world.
  * With SWITCHBOARD_TEST_CLUSTER=N (the cluster run of the black-box suites), N cluster nodes on
- * a fresh PostgreSQL database and NATS behind a proxy that sends each request to one at random.
+ * a fresh PostgreSQL database and NATS behind a proxy that sends each request to one at random
+ * (with TLS, each connection: see test/helpers/random-proxy.ts).
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -84,11 +85,14 @@ async function startClusterTestServer(overrides: Partial<Config>, n: number): Pr
   const first = servers[0]!;
   contract.bind(first.runtime);
   await everyTenantOwned(first, n);
+  // Nodes that serve TLS themselves get a front that passes each connection through to one of
+  // them: the handshake, and the TLS policy a suite tests, are the node's own.
   const proxy = await startRandomProxy(
     servers.map((s) => {
       const u = new URL(s.httpUrl);
       return { host: u.hostname, port: Number(u.port) };
     }),
+    { tls: overrides.tls !== undefined },
   );
   let stopped: Promise<void> | undefined;
   const stopOnce = () =>
