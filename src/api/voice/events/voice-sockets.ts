@@ -45,15 +45,15 @@ export class VoiceSockets {
   ) {}
 
   /**
-   * Grows with every change of what the subscription-set reads answer: a socket added or closed,
-   * a set created or changed (kept reads, route-core/read-cache.ts).
+   * Grows with every change of what the subscription-set reads answer: a set created or changed,
+   * a socket closed (kept reads, route-core/read-cache.ts). A socket added changes no kept
+   * answer: before it, its reads were 404s, and those are never kept.
    */
   get generation(): number {
     return this.changes;
   }
 
   add(s: VoiceSocket): void {
-    this.changes++;
     this.byId.set(s.id, s);
     if (this.placement) s.release = this.placement.holdSocket(s.id, () => heldState(s));
   }
