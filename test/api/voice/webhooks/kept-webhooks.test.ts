@@ -36,7 +36,7 @@ async function twice(path: string, auth = CAROL) {
 }
 
 /** Reads `path` as Carol until `check` holds of its body (deliveries are tried a moment later). */
-async function eventually(path: string, check: (body: any) => boolean, what: string) {
+async function eventually(path: string, check: (body: any) => boolean, what: string): Promise<any> {
   let body: unknown;
   for (let i = 0; i < 300; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 10));
