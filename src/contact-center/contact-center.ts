@@ -56,6 +56,7 @@ export class ContactCenter {
   private readonly texts: TextCounterStore;
   private readonly restorer: Restorer;
   private callChanges = 0;
+  private textChanges = 0;
 
   constructor(readonly deps: ContactCenterDeps) {
     const sink = deps.liveState;
@@ -140,7 +141,7 @@ export class ContactCenter {
 
   /** Whether the tenant has a call under way here (a contact-center call or any other). */
   hasLiveCalls(tenantId: number): boolean {
-    return this.cc.calls.hasAny(tenantId) || this.cc.sw.liveCallRecords(tenantId).length > 0;
+    return this.cc.calls.hasAny(tenantId) || this.cc.sw.hasLiveCalls(tenantId);
   }
 
   /** The tenant's live contact-center calls (queue calls, click to call), newest first. */
@@ -215,8 +216,19 @@ export class ContactCenter {
 
   // ---- SMS/MMS counters -------------------------------------------------------------------
 
-  async countTextMessage(tenantId: number, direction: 'in' | 'out', kind: 'sms' | 'mms'): Promise<void> {
-    await this.texts.increment(tenantId, `${direction}_${kind}`);
+  /**
+   * Moves whenever what `textCounts` answers may change, for any tenant run here: a message
+   * counted, counters reset (one tenant's, or all by a reset), a tenant taken over or given up
+   * (its counters were another node's to change meanwhile). It moves once the store has the
+   * change: a read that sees the new count reads the counters after it, and an answer made under
+   * the old count is dropped by the new one. It only grows.
+   */
+  get textGeneration(): number {
+    return this.textChanges;
+  }
+
+  countTextMessage(tenantId: number, direction: 'in' | 'out', kind: 'sms' | 'mms'): Promise<void> {
+    return this.textsChanged(this.texts.increment(tenantId, `${direction}_${kind}`));
   }
 
   textCounts(tenantId: number): Promise<TextCounts> {
@@ -224,7 +236,12 @@ export class ContactCenter {
   }
 
   resetTextCounts(tenantId: number): Promise<void> {
-    return this.texts.reset(tenantId);
+    return this.textsChanged(this.texts.reset(tenantId));
+  }
+
+  /** Moves `textGeneration` once the store's change is made (or failed: it may have been made). */
+  private textsChanged(write: Promise<void>): Promise<void> {
+    return write.finally(() => this.textChanges++);
   }
 
   // ---- failover: durable state, and a tenant taken over (restore.ts) -------------------------
@@ -256,12 +273,14 @@ export class ContactCenter {
   /** Call on the tenant's turn, after restoring: phones, queue states, statistics, distribution. */
   restored(tenantId: number): void {
     this.callChanges++;
+    this.textChanges++;
     this.restorer.settle(tenantId);
   }
 
   /** The tenant is no longer run here: its calls and agents are forgotten, without events. */
   forgetTenant(tenantId: number): void {
     this.callChanges++;
+    this.textChanges++;
     this.restorer.forgetTenant(tenantId);
   }
 
@@ -280,6 +299,6 @@ export class ContactCenter {
     this.cc.calls.clear();
     this.records.clear();
     this.callChanges++;
-    await this.texts.clear();
+    await this.textsChanged(this.texts.clear());
   }
 }

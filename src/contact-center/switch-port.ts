@@ -24,6 +24,8 @@ export interface AcdSwitch {
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
   liveLegs(tenantId: number, ext?: string): LegSummary[];
+  /** Whether the tenant has a leg here that has not ended (or a turn under way): one index lookup. */
+  hasLiveCalls(tenantId: number): boolean;
   /** The tenant's live calls, each as its record would read if it ended now. */
   liveCallRecords(tenantId: number): CallRecordData[];
   liveCallRecord(tenantId: number, smdrCallId: string): CallRecordData | undefined;

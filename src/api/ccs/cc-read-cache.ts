@@ -16,10 +16,13 @@ import type { CcRuntime } from './cc-runtime.js';
  *   call under way: a live call's answer carries its duration, which moves by itself. In a
  *   cluster these reads run on the tenant's owner (they name no other tenant), where its calls
  *   change; a node that gives a tenant up or takes it over moves the count.
+ * - `texts`: a tenant's SMS/MMS counters. Kept while neither the directory nor the counters
+ *   changed (`ContactCenter.textGeneration`: a message counted, a reset, a tenant taken over or
+ *   given up). In a cluster the read and the simulator's count both run on the tenant's owner.
  *
- * Agent states and the text counters are not kept: they change without the directory.
+ * Agent states are not kept: they change without the directory.
  */
-export type CcKeptBy = 'directory' | 'calls';
+export type CcKeptBy = 'directory' | 'calls' | 'texts';
 
 const byRuntime = new WeakMap<CcRuntime, Record<CcKeptBy, CachedRead>>();
 
@@ -40,5 +43,6 @@ function cachedReads({ directory, contactCenter }: CcRuntime): Record<CcKeptBy, 
           ? undefined
           : directory.generation + contactCenter.callGeneration,
     },
+    texts: { cache: new ReadCache(), generation: () => directory.generation + contactCenter.textGeneration },
   };
 }

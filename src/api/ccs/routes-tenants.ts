@@ -244,6 +244,7 @@ export function tenantRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantParamsSchema,
       ok: { description: 'The counters.', schema: TextCountAnswerSchema },
     },
+    cached: 'texts',
     handler: async (_req, { tenant }) => {
       const t = tenant();
       return {

@@ -66,10 +66,11 @@ export interface CoreRoute<D, I, O> {
 export interface CachedRead {
   cache: ReadCache;
   /**
-   * The count for this caller's read, read before it runs; undefined when its answer must be made
-   * afresh and not kept (it carries a value that moves by itself, such as a live call's duration).
+   * The count for this caller's read of `url` (path and query as received), read before it runs;
+   * undefined when its answer must be made afresh and not kept (it carries a value that moves by
+   * itself, such as a live call's duration).
    */
-  generation(principal: Principal): number | undefined;
+  generation(principal: Principal, url: string): number | undefined;
 }
 
 /** What a route says of itself in its API's document, besides what the core knows. */
@@ -134,7 +135,7 @@ export function addRoute<D, I, O, S>(
     const principal = adapter.admit(req, def);
     let generation: number | undefined;
     if (cached && principal) {
-      generation = cached.generation(principal);
+      generation = cached.generation(principal, req.url);
       const kept = generation === undefined ? undefined : cached.cache.get(principal, req.url, generation);
       if (kept) return sendKept(reply, kept);
     }

@@ -19,6 +19,8 @@ export interface VoiceSwitch {
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
   liveLegs(tenantId: number, ext?: string): LegSummary[];
+  /** Whether a leg `liveLegs` lists has been answered (its talkDuration moves with the clock). */
+  hasAnsweredLiveLeg(tenantId: number, ext?: string): boolean;
   presence(tenantId: number, ext: string): PresenceStatus | undefined;
   parkLocationStatus(tenantId: number, n: number): ParkLocationStatus | undefined;
   sendMessage(tenantId: number, deviceIds: string[], text: string, priority: string): void;

@@ -85,6 +85,59 @@ describe('kept contact-center reads follow every change and never cross callers'
     assert.equal(res.status, 401);
   });
 
+  test('the text counters: a message counted, a reset of the counters, a tenant renamed, a reset', async () => {
+    const telco = await CcClient.login(server, 'admin');
+    const globex = await CcClient.login(server, '200@1002');
+    const ACME_TEXTS = `tenants/${ACME}/text_count`;
+    const GLOBEX_TEXTS = `tenants/${DEMO.globex.ccUuid}/text_count`;
+    const stats = (r: { body: { items: { sms_stats: Record<string, number> } } }) => r.body.items.sms_stats;
+    const text = (tenantId: number, direction: string, kind: string) =>
+      sim(server, `tenants/${tenantId}/messages`, {
+        direction,
+        kind,
+        from: '+15550001111',
+        to: '+15555550100',
+      });
+    const ZERO = { out_sms: 0, out_mms: 0, in_sms: 0, in_mms: 0 };
+    assert.deepEqual(stats(await twice(acmeAdmin, ACME_TEXTS)), ZERO);
+    assert.deepEqual(stats(await twice(telco, ACME_TEXTS)), ZERO);
+    assert.deepEqual(stats(await twice(globex, GLOBEX_TEXTS)), ZERO);
+
+    await text(1001, 'in', 'sms');
+    assert.deepEqual(stats(await twice(acmeAdmin, ACME_TEXTS)), { ...ZERO, in_sms: 1 });
+    assert.deepEqual(stats(await twice(telco, ACME_TEXTS)), { ...ZERO, in_sms: 1 });
+    assert.deepEqual(stats(await twice(globex, GLOBEX_TEXTS)), ZERO, 'another tenant’s counters');
+    await text(1001, 'out', 'mms');
+    assert.deepEqual(stats(await twice(acmeAdmin, ACME_TEXTS)), { ...ZERO, in_sms: 1, out_mms: 1 });
+    await text(1002, 'out', 'sms');
+    assert.deepEqual(stats(await twice(globex, GLOBEX_TEXTS)), { ...ZERO, out_sms: 1 });
+    assert.deepEqual(stats(await twice(telco, GLOBEX_TEXTS)), { ...ZERO, out_sms: 1 });
+    assert.equal((await globex.get(ACME_TEXTS)).status, 403, 'never another tenant’s kept answer');
+    assert.deepEqual(stats(await twice(acmeAdmin, ACME_TEXTS)), { ...ZERO, in_sms: 1, out_mms: 1 });
+    assert.deepEqual(stats(await twice(telco, ACME_TEXTS)), { ...ZERO, in_sms: 1, out_mms: 1 });
+
+    const reset = await acmeAdmin.post(ACME_TEXTS, { request: 'reset_counter' });
+    assert.deepEqual(reset.body, { success: true });
+    assert.deepEqual(stats(await twice(acmeAdmin, ACME_TEXTS)), ZERO);
+    assert.deepEqual(stats(await twice(telco, ACME_TEXTS)), ZERO);
+    assert.deepEqual(stats(await twice(globex, GLOBEX_TEXTS)), { ...ZERO, out_sms: 1 }, 'theirs stay');
+
+    // The answer names the tenant: a directory change shows too (the telco admin's principal
+    // stays the same when a tenant changes).
+    assert.equal((await twice(telco, ACME_TEXTS)).body.items.tenant_name, 'Acme Corp');
+    const renamed = await server.fetch('/api/v1/tenants/1001', {
+      method: 'PUT',
+      auth: 'admin:admin',
+      json: { name: 'Acme Texts' },
+    });
+    assert.equal(renamed.status, 200, await renamed.text());
+    assert.equal((await acmeAdmin.get(ACME_TEXTS)).body.items.tenant_name, 'Acme Texts');
+    assert.equal((await telco.get(ACME_TEXTS)).body.items.tenant_name, 'Acme Texts');
+
+    await simReset(server);
+    assert.deepEqual(stats(await globex.get(GLOBEX_TEXTS)), ZERO, 'a reset empties every counter');
+  });
+
   test('a call shows in the call reads while live and as its record once ended; a reset empties them', async () => {
     const empty = await twice(acmeAdmin, 'calls');
     assert.equal(empty.status, 200);

@@ -85,12 +85,21 @@ export function openSocket(s: TestServer, auth: string, href = '/api/ws'): Promi
   });
 }
 
-/** The phone answers, through the simulator API. */
-export async function simAnswer(s: TestServer, deviceId: string): Promise<void> {
-  const r = await s.fetch(`/sim/v1/devices/${encodeURIComponent(deviceId)}/answer`, {
+/** A phone acts (`answer`, `hangup`, `unregister`...), through the simulator API; throws on a refusal. */
+export async function simDevice(s: TestServer, deviceId: string, action: string): Promise<void> {
+  const r = await s.fetch(`/sim/v1/devices/${encodeURIComponent(deviceId)}/${action}`, {
     method: 'POST',
     auth: 'admin:admin',
     json: {},
   });
-  if (r.status >= 300) throw new Error(`sim answer ${deviceId}: ${r.status} ${await r.text()}`);
+  if (r.status >= 300) throw new Error(`sim ${action} ${deviceId}: ${r.status} ${await r.text()}`);
+}
+
+/** The phone answers, through the simulator API. */
+export const simAnswer = (s: TestServer, deviceId: string): Promise<void> => simDevice(s, deviceId, 'answer');
+
+/** Moves the simulator's virtual clock (on every node of a cluster). */
+export async function simAdvance(s: TestServer, ms: number): Promise<void> {
+  const r = await s.fetch('/sim/v1/clock/advance', { method: 'POST', auth: 'admin:admin', json: { ms } });
+  if (r.status !== 200) throw new Error(`sim clock advance: ${r.status} ${await r.text()}`);
 }

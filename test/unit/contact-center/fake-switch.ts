@@ -44,6 +44,9 @@ export class FakeSwitch implements AcdSwitch {
   liveCallRecords(tenantId: number): CallRecordData[] {
     return [...this.otherCalls.values()].filter((r) => r.tenantId === tenantId);
   }
+  hasLiveCalls(tenantId: number): boolean {
+    return this.liveCallRecords(tenantId).length > 0 || this.inTurn(tenantId);
+  }
   liveCallRecord(tenantId: number, smdrCallId: string): CallRecordData | undefined {
     const r = this.otherCalls.get(smdrCallId);
     return r?.tenantId === tenantId ? r : undefined;

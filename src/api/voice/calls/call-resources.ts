@@ -5,7 +5,14 @@ import type { LegView } from '../../../switch/types.js';
 import { Type } from '@sinclair/typebox';
 import { halQuery } from '../hal/hal-schemas.js';
 import { link } from '../hal/links.js';
-import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
+import {
+  type Ctx,
+  type KeptBy,
+  listEntity,
+  LIVE_STATE,
+  locationHeader,
+  type ResourceDef,
+} from '../hal/resource.js';
 import { voiceSwitch } from '../switch-port.js';
 import { parkLocationOf, playPromptOf, requiredFor } from './call-bodies.js';
 import {
@@ -69,6 +76,28 @@ function actingExtension(ctx: Ctx, fieldName: string, accountId: string): { tena
   return ref;
 }
 
+/**
+ * The call list, kept on the switch's live state (each call event moves it). Its items alone
+ * (callId, smdrCallId, from, to) never move by themselves, but with a query (`expand`, `filter`)
+ * the Calls' talkDuration shows: then it is not kept while one of the listed calls is answered.
+ */
+const CALL_LIST: KeptBy = {
+  count: LIVE_STATE.count,
+  keeps: (runtime, p, url) =>
+    !url.includes('?') ||
+    (p.tenantId !== undefined && !voiceSwitch(runtime).hasAnsweredLiveLeg(p.tenantId, p.ext)),
+};
+
+/**
+ * One call, kept on the switch's live state: an ended one no longer changes (it is forgotten
+ * with an event of a later call), a live one until its answer starts its talkDuration. So it is
+ * not kept while any call of the requester's tenant is answered.
+ */
+const ONE_CALL: KeptBy = {
+  count: LIVE_STATE.count,
+  keeps: (runtime, p) => p.tenantId !== undefined && !voiceSwitch(runtime).hasAnsweredLiveLeg(p.tenantId),
+};
+
 /** A non-admin's own live legs; an admin's, the whole tenant's. */
 function activeCallItems(ctx: Ctx): Entity[] {
   const sw = voiceSwitch(ctx.runtime);
@@ -91,6 +120,7 @@ export const callResources: ResourceDef[] = [
           query: halQuery('list'),
           responses: { '200': { description: 'The live legs.', schema: ActiveCallListSchema } },
         },
+        cached: CALL_LIST,
         handle: (ctx) => ({
           entity: listEntity(ctx, {
             name: 'calls',
@@ -169,6 +199,7 @@ export const callResources: ResourceDef[] = [
           params: CallParams,
           responses: { '200': { description: 'The call.', schema: CallSchema } },
         },
+        cached: ONE_CALL,
         handle: (ctx) => ({ entity: callEntity(visibleLeg(ctx, ctx.params.callObserverId)) }),
       },
       POST: {

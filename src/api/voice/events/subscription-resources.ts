@@ -4,7 +4,7 @@ import { uuid } from '../../../core/ids.js';
 import type { AccessRule, Principal } from '../../../core/permissions.js';
 import { fillTemplate, link } from '../hal/links.js';
 import type { Entity, Links } from '../hal/model.js';
-import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, type KeptBy, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
 import { Type } from '@sinclair/typebox';
 import { atMost, LIMITS } from '../../schema/bounds.js';
 import type { ResponseDoc } from '../../schema/openapi.js';
@@ -123,6 +123,8 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
     return set;
   };
   const reindex = (_ctx: Ctx, set: SubscriptionSet) => sockets.reindex(set);
+  /** The reads are kept while no socket or set changed (and the directory, for park scope `all`). */
+  const cached: KeptBy = { count: () => sockets.generation };
 
   const accountListLink = (kind: AccountKind, p: Principal): Links =>
     kind === 'call'
@@ -197,6 +199,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: `list${KIND_DOC[kind].id}s`,
             summary: `The ${KIND_DOC[kind].what}`,
@@ -309,6 +312,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'listSubscriptionSets',
             summary: 'The subscription sets of a WebSocket',
@@ -363,6 +367,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'getSubscriptionSet',
             summary: 'One subscription set',
@@ -382,6 +387,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         GET: {
           rules: EMERGENCY,
+          cached,
           doc: {
             operationId: 'getEmergencyCallAlertSubscription',
             summary: 'Whether the set receives emergency call alerts, and from where',

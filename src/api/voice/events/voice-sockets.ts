@@ -34,6 +34,7 @@ export { identityOf } from '../../continuity/index.js';
 /** The open voice sockets by webSocketId. Closing one cancels its subscription sets. */
 export class VoiceSockets {
   private readonly byId = new Map<string, VoiceSocket>();
+  private changes = 0;
 
   constructor(
     readonly index: SubscriptionIndex,
@@ -42,6 +43,15 @@ export class VoiceSockets {
     /** A cluster node's: requests on a socket's sets, made on any node, come to its holder. */
     private readonly placement?: Placement,
   ) {}
+
+  /**
+   * Grows with every change of what the subscription-set reads answer: a set created or changed,
+   * a socket closed (kept reads, route-core/read-cache.ts). A socket added changes no kept
+   * answer: before it, its reads were 404s, and those are never kept.
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   add(s: VoiceSocket): void {
     this.byId.set(s.id, s);
@@ -111,6 +121,7 @@ export class VoiceSockets {
 
   /** A set was added to or changed on the socket. */
   changed(id: string): void {
+    this.changes++;
     const s = this.byId.get(id);
     if (s?.resumable) this.sessions?.update(id, stateOf(s));
   }
@@ -141,6 +152,7 @@ export class VoiceSockets {
   close(id: string, ws?: WebSocket): void {
     const s = this.byId.get(id);
     if (!s || (ws && s.ws !== ws)) return;
+    this.changes++;
     this.byId.delete(id);
     s.release?.();
     if (s.resumable) this.sessions?.detach(id, stateOf(s));

@@ -67,12 +67,31 @@ export interface VerbDef {
    * A GET whose answer depends only on the requester, the URL, the directory and phone
    * registrations (no clock): kept as text until one of those changes
    * (route-core/read-cache.ts). `live`: it shows the switch's live state too (presence, park
-   * locations; never a duration), and is kept until that changes as well.
+   * locations; never a duration), and is kept until that changes as well. A `KeptBy`: it shows
+   * what that count follows (the switch's calls, a WebSocket's subscription sets, webhooks).
    */
-  cached?: true | 'live';
+  cached?: true | 'live' | KeptBy;
   doc?: VerbDoc;
   handle(ctx: Ctx): Outcome | Promise<Outcome>;
 }
+
+/**
+ * What a kept read shows besides the requester, the URL and the directory: a count that grows
+ * with every change of it. One object per count: the reads that name it share its kept answers.
+ */
+export interface KeptBy {
+  count(runtime: VoiceRuntime): number;
+  /**
+   * False when this read's answer moves by itself now (a live answered call's talkDuration): it
+   * is made afresh and not kept. Absent: always kept.
+   */
+  keeps?(runtime: VoiceRuntime, principal: Principal, url: string): boolean;
+}
+
+/** Phone registrations (`cached: true`): the devices' `registered`. */
+const REGISTRATIONS: KeptBy = { count: (runtime) => runtime.switch.registrationGeneration() };
+/** The switch's live state (`cached: 'live'`), registrations included. */
+export const LIVE_STATE: KeptBy = { count: (runtime) => runtime.switch.stateGeneration() };
 
 /**
  * One row of the resource registry. Every voice resource, read-only or writable, is a row:
@@ -120,18 +139,25 @@ export function registerResources(
   deps: RegistryDeps,
 ): void {
   const adapter = voiceAdapter(deps);
-  const { directory } = deps.runtime;
-  const sw = deps.runtime.switch;
-  // Each count only grows, so a sum moves whenever one of its counts does.
-  const cached: Record<'directory' | 'live', CachedRead> = {
-    directory: {
-      cache: new ReadCache(),
-      generation: () => directory.generation + sw.registrationGeneration(),
-    },
-    live: { cache: new ReadCache(), generation: () => directory.generation + sw.stateGeneration() },
+  const { runtime } = deps;
+  const reads = new Map<KeptBy, CachedRead>();
+  const cached = (by: KeptBy): CachedRead => {
+    let read = reads.get(by);
+    if (read) return read;
+    const { keeps } = by;
+    // Each count only grows, so a sum moves whenever one of its counts does.
+    const generation = keeps
+      ? (p: Principal, url: string) =>
+          keeps(runtime, p, url) ? runtime.directory.generation + by.count(runtime) : undefined
+      : () => runtime.directory.generation + by.count(runtime);
+    reads.set(by, (read = { cache: new ReadCache(), generation }));
+    return read;
   };
   for (const def of defs) registerResource(app, def, deps, adapter, cached);
 }
+
+const keptBy = (cached: VerbDef['cached']): KeptBy | undefined =>
+  cached === true ? REGISTRATIONS : cached === 'live' ? LIVE_STATE : cached;
 
 /** A verb of a row, as the route core hands it back to the voice adapter. */
 interface VoiceRoute {
@@ -144,7 +170,7 @@ function registerResource(
   def: ResourceDef,
   deps: RegistryDeps,
   adapter: RouteAdapter<VoiceRoute, Ctx, Outcome, number | undefined>,
-  cached: Record<'directory' | 'live', CachedRead>,
+  cached: (by: KeptBy) => CachedRead,
 ): void {
   const own = def.place;
   const place: PlaceOf | undefined = own && ((req, params) => own(req, params, deps.runtime));
@@ -153,6 +179,7 @@ function registerResource(
   for (const verb of supported) {
     const vd = def.verbs[verb]!;
     const doc = vd.doc;
+    const kept = verb === 'GET' ? keptBy(vd.cached) : undefined;
     addRoute(app, deps.runtime.docs, adapter, {
       method: verb,
       url: def.path,
@@ -162,7 +189,7 @@ function registerResource(
       bodyRequired: doc?.bodyRequired ?? true,
       query: doc?.query,
       place,
-      cached: verb === 'GET' && vd.cached ? cached[vd.cached === 'live' ? 'live' : 'directory'] : undefined,
+      cached: kept && cached(kept),
       doc: doc && operation(deps, doc),
       handle: vd.handle,
     });

@@ -81,6 +81,7 @@ export class WebhookRegistry {
   /** Cluster: tenants taken up and let go one after another. */
   private owning: Promise<void> = Promise.resolve();
   private unwatch = () => {};
+  private changes = 0;
 
   constructor(
     private readonly store: WebhookStorePort,
@@ -93,6 +94,15 @@ export class WebhookRegistry {
     /** Sees every delivery attempt (the contract tests). */
     private readonly traffic?: TrafficObserver,
   ) {}
+
+  /**
+   * Grows with every change of what the webhook reads answer: a webhook added, changed (its
+   * `failing` mark, a rotation), deleted or let go, and every change of a delivery (queued, tried,
+   * finished), each stored as it happens (kept reads, route-core/read-cache.ts).
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   /**
    * Builds the stored webhooks again, with their pending deliveries queued in order. In a cluster:
@@ -173,6 +183,7 @@ export class WebhookRegistry {
 
   /** Cluster: another node owns the tenant now; its webhooks stop here (nothing is deleted). */
   private letGo(tenantId: number): void {
+    this.changes++;
     for (const hook of [...this.byId.values()]) {
       if (hook.tenantId !== tenantId) continue;
       this.byId.delete(hook.id);
@@ -203,6 +214,7 @@ export class WebhookRegistry {
   }
 
   delete(hook: Webhook): void {
+    this.changes++;
     if (this.byId.delete(hook.id)) {
       const mine = this.byOwner.get(identityOf(hook.owner));
       mine?.delete(hook.id);
@@ -254,6 +266,7 @@ export class WebhookRegistry {
 
   private add(id: string, tenantId: number, owner: Principal, state: WebhookState): Webhook {
     const prefix = `{"subscriptionSetId":${JSON.stringify(id)},`;
+    this.changes++;
     const hook = { id, tenantId, owner, state } as Webhook;
     hook.set = {
       id,
@@ -333,6 +346,7 @@ export class WebhookRegistry {
   }
 
   private persist(hook: Webhook): void {
+    this.changes++;
     const row = {
       id: hook.id,
       tenantId: hook.tenantId,
@@ -342,7 +356,9 @@ export class WebhookRegistry {
     this.write(() => this.store.saveWebhook(row));
   }
 
+  /** Every change of a delivery is saved at once, in the same turn: the reads follow it here. */
   private save(d: StoredDelivery): void {
+    this.changes++;
     const snapshot = { ...d, attempts: [...d.attempts] };
     this.write(() => this.store.saveDelivery(snapshot));
   }

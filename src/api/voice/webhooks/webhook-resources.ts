@@ -10,7 +10,7 @@ import type { AccountKind } from '../events/subscriptions.js';
 import { halQuery } from '../hal/hal-schemas.js';
 import { link } from '../hal/links.js';
 import type { Entity } from '../hal/model.js';
-import { type Ctx, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
+import { type Ctx, type KeptBy, listEntity, locationHeader, type ResourceDef } from '../hal/resource.js';
 import { newSecret } from './signing.js';
 import type { Webhook, WebhookRegistry } from './webhook-registry.js';
 import {
@@ -127,6 +127,9 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
     return d;
   };
 
+  /** The reads are kept while no webhook or delivery changed. */
+  const cached: KeptBy = { count: () => registry.generation };
+
   // Declared like subscription-resources.ts; the shared logic is checkAccounts and locationHeader.
   return [
     {
@@ -134,6 +137,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'listWebhooks',
             summary: 'The webhooks the requester registered',
@@ -199,6 +203,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'getWebhook',
             summary: 'One webhook (without its secret)',
@@ -254,6 +259,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'listWebhookDeliveries',
             summary:
@@ -283,6 +289,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
       verbs: {
         GET: {
           rules: WATCHERS,
+          cached,
           doc: {
             operationId: 'getWebhookDelivery',
             summary: 'One delivery and its attempts',

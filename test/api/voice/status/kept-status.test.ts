@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { simReset, startTestServer, type TestServer } from '../../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, getJson, OPERATOR, simAnswer } from '../voice-helpers.js';
+import { ALICE, BOB, CAROL, GRACE, getJson, OPERATOR, simAnswer, simDevice } from '../voice-helpers.js';
 
 let s: TestServer;
 before(async () => {
@@ -63,11 +63,7 @@ describe('kept presence and park-location reads follow the switch', () => {
     // The operator (a telco user scoped to the tenant) reads the same, from whichever node.
     for (let i = 0; i < 4; i++) assert.equal((await getJson(s, PL3, OPERATOR)).body.state, 'busy');
 
-    const hangup = await s.fetch('/sim/v1/devices/ph1001-102/hangup', {
-      method: 'POST',
-      auth: 'admin:admin',
-    });
-    assert.ok(hangup.status < 300, `hangup: ${hangup.status}`);
+    await simDevice(s, 'ph1001-102', 'hangup');
     assert.equal((await getJson(s, PL3, BOB)).body.state, 'idle');
     assert.equal(pl3InList((await getJson(s, PARK_LIST, ALICE)).body).state, 'idle');
     assert.equal((await getJson(s, CAROL_PRESENCE, ALICE)).body.callActivity, 'idle');
@@ -75,11 +71,7 @@ describe('kept presence and park-location reads follow the switch', () => {
 
   test('a phone logging out, DND and a reset show at once; callers never share an answer', async () => {
     assert.equal((await twice(CAROL_PRESENCE, ALICE)).reachability, 'available');
-    const out = await s.fetch('/sim/v1/devices/ph1001-102/unregister', {
-      method: 'POST',
-      auth: 'admin:admin',
-    });
-    assert.ok(out.status < 300, `unregister: ${out.status}`);
+    await simDevice(s, 'ph1001-102', 'unregister');
     assert.equal((await getJson(s, CAROL_PRESENCE, ALICE)).body.reachability, 'unavailable');
     assert.equal(carolInList((await getJson(s, PRESENCE_LIST, ALICE)).body).reachability, 'unavailable');
 
