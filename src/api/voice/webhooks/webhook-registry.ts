@@ -183,14 +183,7 @@ export class WebhookRegistry {
 
   /** Cluster: another node owns the tenant now; its webhooks stop here (nothing is deleted). */
   private letGo(tenantId: number): void {
-    this.changes++;
-    for (const hook of [...this.byId.values()]) {
-      if (hook.tenantId !== tenantId) continue;
-      this.byId.delete(hook.id);
-      this.index.remove(hook.set);
-      this.journal.unfollow(tenantId);
-      hook.queue.stop();
-    }
+    for (const hook of [...this.byId.values()]) if (hook.tenantId === tenantId) this.forget(hook);
   }
 
   create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
@@ -214,6 +207,12 @@ export class WebhookRegistry {
   }
 
   delete(hook: Webhook): void {
+    this.forget(hook);
+    this.write(() => this.store.deleteWebhook(hook.id));
+  }
+
+  /** Stops a webhook here and drops it from every index (deleted, or its tenant let go). */
+  private forget(hook: Webhook): void {
     this.changes++;
     if (this.byId.delete(hook.id)) {
       const mine = this.byOwner.get(identityOf(hook.owner));
@@ -224,7 +223,6 @@ export class WebhookRegistry {
     this.index.remove(hook.set);
     this.journal.unfollow(hook.tenantId);
     hook.queue.stop();
-    this.write(() => this.store.deleteWebhook(hook.id));
   }
 
   /** A new secret; the old one keeps signing for ROTATION_GRACE_MS. */
