@@ -98,7 +98,10 @@ const ONE_CALL: KeptBy = {
   keeps: (runtime, p) => p.tenantId !== undefined && !voiceSwitch(runtime).hasAnsweredLiveLeg(p.tenantId),
 };
 
-/** A non-admin's own live legs; an admin's, the whole tenant's. */
+/**
+ * The requester's own live legs (a user's and a tenant admin's: "active calls of the requester");
+ * a scoped operator, who has no extension, sees the whole tenant's.
+ */
 function activeCallItems(ctx: Ctx): Entity[] {
   const sw = voiceSwitch(ctx.runtime);
   const out: Entity[] = [];
