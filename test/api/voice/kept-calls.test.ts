@@ -19,6 +19,7 @@ import {
   simAdvance,
   simAnswer,
   simDevice,
+  readTwice,
 } from './voice-helpers.js';
 
 let s: TestServer;
@@ -33,14 +34,7 @@ const EXPANDED = '/api/v1/calls?expand=item';
 /** Without `expand`, a filter on talkDuration: the items it lets through move with the clock. */
 const TALKED_5S = '/api/v1/calls?filter=eq(talkDuration,PT5S)';
 
-/** Read twice (the second is the kept answer, and the same); the body. */
-async function twice(path: string, auth: string) {
-  const first = await getJson(s, path, auth);
-  const second = await getJson(s, path, auth);
-  assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body)}`);
-  assert.deepEqual(second.body, first.body, `${path}: the kept answer is the first one`);
-  return second.body;
-}
+const twice = (path: string, auth: string) => readTwice(s, path, auth);
 
 type CallList = { _embedded: { calls: Record<string, unknown>[] } };
 const calls = (body: CallList) => body._embedded.calls;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, getJson, openSocket } from './voice-helpers.js';
+import { ALICE, BOB, CAROL, GRACE, getJson, openSocket, readTwice } from './voice-helpers.js';
 
 let s: TestServer;
 before(async () => {
@@ -15,14 +15,7 @@ before(async () => {
 });
 after(() => s.stop());
 
-/** Read twice (the second is the kept answer, and the same); the body. */
-async function twice(path: string, auth = ALICE) {
-  const first = await getJson(s, path, auth);
-  const second = await getJson(s, path, auth);
-  assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body)}`);
-  assert.deepEqual(second.body, first.body, `${path}: the kept answer is the first one`);
-  return second.body;
-}
+const twice = (path: string, auth = ALICE) => readTwice(s, path, auth);
 
 async function write(method: string, path: string, json?: unknown) {
   const r = await getJson(s, path, ALICE, { method, ...(json === undefined ? {} : { json }) });

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { basic, type TestServer } from '../../helpers/server.js';
 
@@ -102,4 +103,13 @@ export const simAnswer = (s: TestServer, deviceId: string): Promise<void> => sim
 export async function simAdvance(s: TestServer, ms: number): Promise<void> {
   const r = await s.fetch('/sim/v1/clock/advance', { method: 'POST', auth: 'admin:admin', json: { ms } });
   if (r.status !== 200) throw new Error(`sim clock advance: ${r.status} ${await r.text()}`);
+}
+
+/** Reads `path` twice (the second is the kept answer, and must be the same); its body. */
+export async function readTwice(s: TestServer, path: string, auth: string) {
+  const first = await getJson(s, path, auth);
+  const second = await getJson(s, path, auth);
+  assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body)}`);
+  assert.deepEqual(second.body, first.body, `${path}: the kept answer is the first one`);
+  return second.body;
 }

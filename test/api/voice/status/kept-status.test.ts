@@ -6,7 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { simReset, startTestServer, type TestServer } from '../../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, getJson, OPERATOR, simAnswer, simDevice } from '../voice-helpers.js';
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  GRACE,
+  getJson,
+  OPERATOR,
+  readTwice,
+  simAnswer,
+  simDevice,
+} from '../voice-helpers.js';
 
 let s: TestServer;
 before(async () => {
@@ -20,14 +30,7 @@ const PRESENCE_LIST = '/api/v1/presencestatus/tenants/1001/extensions?expand=ite
 const PL3 = '/api/v1/presencestatus/parklocationstatus/PL3@1001';
 const PARK_LIST = '/api/v1/presencestatus/tenants/1001/parklocations?expand=item';
 
-/** Read twice (the second is the kept answer, and the same); the body. */
-async function twice(path: string, auth: string) {
-  const first = await getJson(s, path, auth);
-  const second = await getJson(s, path, auth);
-  assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body)}`);
-  assert.deepEqual(second.body, first.body, `${path}: the kept answer is the first one`);
-  return second.body;
-}
+const twice = (path: string, auth: string) => readTwice(s, path, auth);
 
 const carolInList = (body: { _embedded: { presenceStatus: { accountId: string }[] } }) =>
   body._embedded.presenceStatus.find((p) => p.accountId === '102@1001') as Record<string, unknown>;

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { simReset, startTestServer, type TestServer } from '../../../helpers/server.js';
-import { ALICE, BOB, CAROL, GRACE, getJson, simAdvance } from '../voice-helpers.js';
+import { ALICE, BOB, CAROL, GRACE, getJson, readTwice, simAdvance } from '../voice-helpers.js';
 import { startReceiver } from './receiver.js';
 
 const LOCAL = {
@@ -26,14 +26,7 @@ before(async () => {
 after(() => s.stop());
 beforeEach(() => simReset(s));
 
-/** Read twice (the second is the kept answer, and the same); the body. */
-async function twice(path: string, auth = CAROL) {
-  const first = await getJson(s, path, auth);
-  const second = await getJson(s, path, auth);
-  assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body)}`);
-  assert.deepEqual(second.body, first.body, `${path}: the kept answer is the first one`);
-  return second.body;
-}
+const twice = (path: string, auth = CAROL) => readTwice(s, path, auth);
 
 /** Reads `path` as Carol until `check` holds of its body (deliveries are tried a moment later). */
 async function eventually(path: string, check: (body: any) => boolean, what: string): Promise<any> {
