@@ -175,6 +175,8 @@ export interface LatencyResult {
   requests: number;
   /** Failed or not 2xx. */
   errors: number;
+  /** Every successful request's latency (ms), in the order sent: windows pool them. */
+  samples: number[];
 }
 
 /**
@@ -224,6 +226,7 @@ export async function fixedRate(o: {
     max: Math.max(...ok),
     requests: all.length,
     errors: all.length - ok.length,
+    samples: ok,
   };
 }
 

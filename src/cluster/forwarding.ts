@@ -370,12 +370,16 @@ export class Forwarding implements Placement {
     msg.respond(answer);
   }
 
-  /** Stops taking forwarded requests (those under way still answer). */
+  /**
+   * Stops taking forwarded requests (those under way still answer). The sockets' subscriptions
+   * are let go of as on a close: a request NATS already sent here is answered `moved`, not dropped.
+   */
   async close(): Promise<void> {
     const subs = this.subs;
     this.subs = [];
-    for (const s of this.sockets.values()) s.unsubscribe();
+    const held = [...this.sockets.values()];
     this.sockets.clear();
+    for (const s of held) letGo(s);
     for (const s of subs) if (!s.isClosed()) await s.drain().catch(() => {});
   }
 }

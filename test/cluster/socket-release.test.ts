@@ -170,4 +170,19 @@ describe('a socket let go while a request for it is on its way', { skip }, () =>
     assert.equal(b.runs, 0);
     assert.equal(c.runs, 1, 'run once, on c');
   });
+
+  // Last: node b stops taking requests for good.
+  test('a node that stops as the request arrives answers it moved: 404, not a time-out', async () => {
+    b.fwd.holdSocket(SOCKET, () => ({}));
+    await b.nc.flush();
+    const held = proxy.hold(`.ws.${SOCKET}.http`);
+    const answer = a.app.inject('/x');
+    await held.seen;
+    const closing = b.fwd.close();
+    proxy.open();
+    const r = await answer;
+    await closing;
+    assert.equal(r.statusCode, 404, r.body);
+    assert.deepEqual(r.json(), { ranOn: 'a', socket: 'nowhere' });
+  });
 });
