@@ -43,6 +43,19 @@ const server = await startServer(config, log, {
   target: { kind: 'postgres', url: config.databaseUrl!, schema: env('SB_BENCH_SCHEMA') },
   cluster: { membership, events },
 });
+// The owner's lease rows, as lease grants would write them: without them the lease fence
+// (src/store/lease-fence.ts) refuses every live-state batch of the owner, which then measures
+// failed transactions instead of the journal's writes.
+if (owner === nodeId) {
+  const now = Date.now();
+  const lease = { owner_node: nodeId, epoch: 1, expires_at: now + 3_600_000, granted_at: now };
+  for (const t of server.runtime.directory.tenants())
+    await server.runtime.db.kysely
+      .insertInto('tenant_leases')
+      .values({ tenant_id: t.tenantId, ...lease })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(lease))
+      .execute();
+}
 console.log(`listening ${new URL(server.httpUrl).port}`);
 const stop = async () => {
   await server.close();

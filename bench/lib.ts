@@ -31,8 +31,12 @@ export function pinSelf(core = CLIENT_CORE): void {
   if (PINNING) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** `node <args>`, on `core` when pinning is possible. */
-function spawnNode(args: string[], core: number | undefined, env?: Record<string, string>): ChildProcess {
+/**
+ * `node <args>`, on `core` when pinning is possible. `BENCH_NODE_ARGS` adds node flags to every
+ * server a benchmark starts (`--cpu-prof --cpu-prof-dir=…` profiles them all).
+ */
+function spawnNode(nodeArgs: string[], core: number | undefined, env?: Record<string, string>): ChildProcess {
+  const args = [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...nodeArgs];
   const opts = {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[],

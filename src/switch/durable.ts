@@ -40,8 +40,10 @@ export type DurableLeg = Omit<
 export type DurableCall = Omit<Call, 'live' | 'legs' | 'lastEnder' | 'endReason'> & { legs: DurableLeg[] };
 
 export function durableCall(call: Call): DurableCall {
-  const { live: _live, legs, lastEnder: _ender, endReason: _reason, ...fields } = call;
-  return { ...structuredClone(fields), legs: legs.map(durableLeg) };
+  const { live: _live, legs, lastEnder: _ender, endReason: _reason, segments, ...fields } = call;
+  // A segment is never changed once added (events.ts `segment`): a copy of the list is a
+  // snapshot, without cloning every step of a long call on each of its batches.
+  return { ...structuredClone(fields), segments: segments.slice(), legs: legs.map(durableLeg) };
 }
 
 function durableLeg(l: Leg): DurableLeg {

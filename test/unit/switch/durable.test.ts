@@ -19,6 +19,26 @@ const ended = (events: readonly unknown[]) =>
   (events as CallEndedEvent[]).filter((e) => e.type === 'callEnded');
 
 describe('durable calls', () => {
+  test('the durable form is the call as it stood: a later step does not reach it', async () => {
+    const h = await harness();
+    const caller = h.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+    h.sw.deviceAnswer(PHONE('102'));
+    const before = h.sw.durableCall(1001, caller.smdrCallId)!;
+    const steps = before.segments.length;
+    h.sw.callRequest({
+      tenantId: 1001,
+      callObserverId: caller.callObserverId,
+      request: 'holdCall',
+      myExt: '101',
+    });
+    assert.equal(before.segments.length, steps, 'taken before the hold');
+    const after = h.sw.durableCall(1001, caller.smdrCallId)!;
+    assert.equal(after.segments.length, steps + 1);
+    assert.equal(after.segments.at(-1)?.kind, 'held');
+    assert.equal(after.legs.find((l) => l.id === caller.callObserverId)?.holding, true);
+    assert.equal(before.legs.find((l) => l.id === caller.callObserverId)?.holding, false);
+  });
+
   test('a connected call ends on the node that takes it over, with "node lost" on every side', async () => {
     const lost = await harness();
     const caller = lost.sw.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
