@@ -43,11 +43,11 @@ describe('TLS policy', () => {
   });
 
   test('a TLS 1.1 handshake is refused', async () => {
-    // The server's alert, not the client's own refusal (this client can speak TLS 1.1), nor a
-    // plain-HTTP answer to the hello.
+    // The server's alert (70, protocol_version), not the client's own refusal (this client can
+    // speak TLS 1.1), nor a plain-HTTP answer to the hello.
     await assert.rejects(
       handshake(port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' }),
-      { code: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION' },
+      /SSL alert number 70\b/,
     );
   });
 
@@ -55,8 +55,9 @@ describe('TLS policy', () => {
     for (const cipher of ['AES128-GCM-SHA256', 'AES256-SHA256', 'DHE-RSA-AES128-GCM-SHA256']) {
       await assert.rejects(
         handshake(port, { maxVersion: 'TLSv1.2', ciphers: cipher }),
-        // The server's handshake-failure alert: this client offers the suite.
-        { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' },
+        // The server's alert (40, handshake_failure): this client offers the suite. The error's
+        // code differs between OpenSSL versions; the alert's number does not.
+        /SSL alert number 40\b/,
         `${cipher} must be refused`,
       );
     }
