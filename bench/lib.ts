@@ -53,6 +53,10 @@ export interface Child {
   /** CPU time (user + system) the child has used so far, in microseconds. */
   cpuMicros(): number;
   rssKiB(): number;
+  /** Stops the process where it stands (SIGSTOP) until `resume`: it takes no CPU, no timer fires. */
+  pause(): void;
+  resume(): void;
+  readonly paused: boolean;
   stop(): Promise<void>;
 }
 
@@ -92,9 +96,21 @@ function handle(child: ChildProcess, port: number): Child {
   // `taskset -c` execs node, so the child's pid is node's.
   const pid = child.pid!;
   const tick = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+  let paused = false;
   return {
     child,
     port,
+    get paused() {
+      return paused;
+    },
+    pause() {
+      if (!paused && child.exitCode === null) child.kill('SIGSTOP');
+      paused = true;
+    },
+    resume() {
+      if (paused && child.exitCode === null) child.kill('SIGCONT');
+      paused = false;
+    },
     cpuMicros() {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       return (Number(fields[11]) + Number(fields[12])) * tick;
@@ -105,6 +121,7 @@ function handle(child: ChildProcess, port: number): Child {
     },
     stop() {
       if (child.exitCode !== null) return Promise.resolve();
+      this.resume();
       child.removeAllListeners('exit');
       return new Promise<void>((r) => {
         child.once('exit', () => r());
@@ -112,6 +129,25 @@ function handle(child: ChildProcess, port: number): Child {
       });
     },
   };
+}
+
+/**
+ * Runs `measure` with every server of `among` but `active` stopped. Servers pinned to one core
+ * share it, so an idle one's timers and garbage collector would pause the one being measured. A
+ * server just resumed first gets `settleMs` to run the timers that fell due while it was stopped.
+ */
+export async function alone<T>(
+  active: Child,
+  among: Child[],
+  measure: () => Promise<T>,
+  settleMs = 250,
+): Promise<T> {
+  for (const c of among) if (c !== active) c.pause();
+  if (active.paused) {
+    active.resume();
+    await sleep(settleMs);
+  }
+  return measure();
 }
 
 /** A fresh temporary SQLite file for one benchmark run. */

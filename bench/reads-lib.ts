@@ -5,7 +5,7 @@
 // read between two loads of the cached-auth reference, so a drift of the machine moves both sides
 // of its ratio.
 import WebSocket from 'ws';
-import { basicHeader, type Child, fmt, load, type LoadResult } from './lib.js';
+import { alone, basicHeader, type Child, fmt, load, type LoadResult } from './lib.js';
 
 export interface Read {
   name: string;
@@ -243,11 +243,13 @@ export const referenceRead = (reference: Child) => ({
 export async function loadInterleaved(
   rows: Target[][],
   reference: Child,
-  o: { connections: number; durationS: number; warmupS?: number },
+  o: { connections: number; durationS: number; warmupS?: number; among?: Child[] },
 ): Promise<InterleavedRow[]> {
   const ref = referenceRead(reference);
-  const run = (url: string, headers: Record<string, string>, target: Child, durationS = o.durationS) =>
-    load({ url, headers, connections: o.connections, durationS, server: target });
+  const run = (url: string, headers: Record<string, string>, target: Child, durationS = o.durationS) => {
+    const measure = () => load({ url, headers, connections: o.connections, durationS, server: target });
+    return o.among ? alone(target, o.among, measure) : measure();
+  };
   const warmupS = o.warmupS ?? Number(process.env.BENCH_WARMUP_S ?? 1);
   await run(ref.url, ref.headers, reference);
   for (const t of rows[0] ?? []) await run(t.read.url, t.read.headers, t.server);

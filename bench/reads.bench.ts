@@ -51,7 +51,7 @@ const measure = async (rows: Row[]) => {
   const loaded = await loadInterleaved(
     rows.map((r) => [{ read: r.read, server: sb }]),
     reference,
-    { connections: CONNECTIONS, durationS: DURATION_S },
+    { connections: CONNECTIONS, durationS: DURATION_S, among: [reference, sb] },
   );
   for (const [k, { results, refRps }] of loaded.entries()) {
     rows[k].results.push(results[0].result);

@@ -9,6 +9,7 @@
 // falls by at most 20 %. A read whose answer itself grows with the world (the operator's list of
 // every tenant) is shown but not judged flat. Servers on core 0, clients (this process) on core 1.
 import {
+  alone,
   type Child,
   fixedRate,
   fmt,
@@ -55,6 +56,8 @@ const reference = await startChild(['--import', 'tsx', 'bench/baseline-server.ts
 });
 const servers: Child[] = [];
 for (const db of dbs) servers.push(await startSwitchboard(db.file, UNLIMITED));
+/** Every server on the servers' core: only the one being measured runs (lib.ts, `alone`). */
+const everyServer = [reference, ...servers];
 const found: Awaited<ReturnType<typeof discoverReads>>[] = [];
 for (const sb of servers)
   found.push(
@@ -108,7 +111,9 @@ async function measureLatency(ks: number[]): Promise<void> {
     const reads = targets[k];
     for (const i of order(k, latencyWindows[k][0].length))
       latencyWindows[k][i].push(
-        await fixedRate({ url: reads[i].url, headers: reads[i].headers, rate: RATE, durationS: DURATION_S }),
+        await alone(servers[i], everyServer, () =>
+          fixedRate({ url: reads[i].url, headers: reads[i].headers, rate: RATE, durationS: DURATION_S }),
+        ),
       );
     const [a, b] = latencyWindows[k].map((ws) => ws.at(-1)!);
     console.log(
@@ -125,7 +130,7 @@ async function measureLoad(ks: number[]): Promise<void> {
       orders[j].map((i) => ({ read: targets[k][i], server: servers[i], label: `N=${SCALES[i]} `.padEnd(6) })),
     ),
     reference,
-    { connections: CONNECTIONS, durationS: DURATION_S },
+    { connections: CONNECTIONS, durationS: DURATION_S, among: everyServer },
   );
   for (const [j, k] of ks.entries())
     for (const [n, i] of orders[j].entries()) {
