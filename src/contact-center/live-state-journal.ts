@@ -8,6 +8,7 @@ import type {
   AgentStateRow,
   Lease,
   LiveCallRow,
+  LiveCallWrite,
   LiveStateBatch,
   LiveStateStore,
 } from '../store/live-state.js';
@@ -47,12 +48,16 @@ interface Pending {
  * batch, read from the live state as it then stands and written in one fenced transaction. Many
  * changes of one call cost one row write. Batches of a tenant are written one after another, so
  * a call's rows are written in order, and the record of an ended call is written in the batch
- * that removes its row. It is also the contact center's record writer: a record is written when
- * its batch is.
+ * that removes its row. A call's history (its segments, which only grow) is written item by item:
+ * a batch writes only the items added since this node's last batch of the call wrote; the first
+ * batch of a call here, and the one after a failed batch, replaces what is stored. It is also the
+ * contact center's record writer: a record is written when its batch is.
  */
 export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   private source: LiveStateSource | undefined;
   private pending = new Map<number, Pending>();
+  /** Per tenant, per call: how many history items are stored, as this node's batches wrote them. */
+  private readonly written = new Map<number, Map<string, number>>();
   private readonly writing = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -105,6 +110,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   forget(tenantId: number): void {
     const p = this.pending.get(tenantId);
     this.pending.delete(tenantId);
+    this.written.delete(tenantId);
     const gone = new Error(`tenant ${tenantId} is no longer run here`);
     for (const r of p?.records.values() ?? []) r.failed(gone);
   }
@@ -118,6 +124,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   /** Drops what is pending and empties the store (simulator reset). */
   async clear(): Promise<void> {
     await this.flush();
+    this.written.clear();
     await this.store.clear();
   }
 
@@ -160,9 +167,12 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
       const lease = ended ?? this.options.lease(tenantId);
       if (!lease)
         throw new Error(`tenant ${tenantId} is not owned by this node: its live state is not written`);
-      await this.store.apply(this.batch(tenantId, lease, p));
+      const b = this.batch(tenantId, lease, p);
+      await this.store.apply(b);
+      this.wrote(b);
       for (const r of records) r.done();
     } catch (err) {
+      this.written.delete(tenantId);
       this.options.onError(err, tenantId);
       for (const r of records) r.failed(err);
     }
@@ -180,10 +190,11 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     };
     const source = this.source;
     if (!source) return b;
+    const written = this.written.get(tenantId);
     for (const id of p.calls) {
       if (p.records.has(id)) continue;
       const row = source.call(tenantId, id);
-      if (row) b.calls.push(row);
+      if (row) b.calls.push(toWrite(row, written?.get(id) ?? 0));
       else b.removed.push(id);
     }
     for (const ext of p.agents) {
@@ -192,4 +203,18 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     }
     return b;
   }
+
+  /** What a written batch leaves stored of each call's history. */
+  private wrote(b: LiveStateBatch): void {
+    let written = this.written.get(b.tenantId);
+    if (!written) this.written.set(b.tenantId, (written = new Map()));
+    for (const c of b.calls) written.set(c.smdrCallId, c.history.from + c.history.items.length);
+    for (const id of [...b.removed, ...b.records.map((r) => r.smdrCallId)]) written.delete(id);
+  }
+}
+
+/** A call's row with the history items after the first `stored` (all of them when it has fewer). */
+function toWrite(row: LiveCallRow, stored: number): LiveCallWrite {
+  const from = stored <= row.history.length ? stored : 0;
+  return { ...row, history: { from, items: row.history.slice(from) } };
 }

@@ -6,7 +6,7 @@
  * call ends with "node lost": its `end` events, its record in both APIs, the contact center's
  * `call_ended`, all through the paths any call's end takes.
  */
-import type { AgentStateRow, LeftState, LiveCallRow } from '../store/live-state.js';
+import type { AgentStateRow, LeftState, LiveCallRow, StoredLiveCall } from '../store/live-state.js';
 import type { DurableCall } from '../switch/switch.js';
 import type { AgentRecord } from './agent-book.js';
 import type { DurableCcCall } from './cc-call.js';
@@ -25,10 +25,21 @@ export interface FailoverSwitch {
   onQueue<T>(tenantId: number, command: () => T): T;
 }
 
-/** A live call as stored: the switch's call and the contact center's part of it, if any. */
+/** A live call: the switch's call and the contact center's part of it, if any. */
 export interface DurableLiveCall {
   call: DurableCall;
   cc?: DurableCcCall;
+}
+
+/** A live call's row data: its segments are the row's history (a row written before held them here). */
+interface StoredCall {
+  call: Omit<DurableCall, 'segments'> & Partial<Pick<DurableCall, 'segments'>>;
+  cc?: DurableCcCall;
+}
+
+function fromStored(row: StoredLiveCall): DurableLiveCall {
+  const { call, cc } = row.data as StoredCall;
+  return { call: { ...call, segments: call.segments ?? (row.history as DurableCall['segments']) }, cc };
 }
 
 export interface TakeoverResult {
@@ -49,11 +60,12 @@ export class Takeover implements LiveStateSource {
   ) {}
 
   call(tenantId: number, smdrCallId: string): LiveCallRow | undefined {
-    const call = this.sw.durableCall(tenantId, smdrCallId);
-    if (!call) return undefined;
-    const data: DurableLiveCall = { call, cc: this.cc.durableCall(tenantId, smdrCallId) };
+    const durable = this.sw.durableCall(tenantId, smdrCallId);
+    if (!durable) return undefined;
+    const { segments, ...call } = durable;
+    const data: StoredCall = { call, cc: this.cc.durableCall(tenantId, smdrCallId) };
     const waiting = call.legs.some((l) => l.state === 'queued');
-    return { smdrCallId, waiting, startedAt: call.startedAt, data };
+    return { smdrCallId, waiting, startedAt: call.startedAt, data, history: segments };
   }
 
   agent(tenantId: number, ext: string): AgentStateRow | undefined {
@@ -72,7 +84,7 @@ export class Takeover implements LiveStateSource {
         result.failed.push({ smdrCallId: String(c.call?.smdrCallId), error });
       }
     };
-    const calls = left.calls.filter((c) => c.tenantId === tenantId).map((c) => c.data as DurableLiveCall);
+    const calls = left.calls.filter((c) => c.tenantId === tenantId).map(fromStored);
     const agents = left.agents.filter((a) => a.tenantId === tenantId).map((a) => a.data as AgentRecord);
     const waits = (c: DurableLiveCall) => c.cc !== undefined && this.sw.canWaitOn(c.call);
     const queuedAt = (c: DurableLiveCall) => c.cc?.queuedAt ?? c.call.startedAt;

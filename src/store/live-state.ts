@@ -23,8 +23,18 @@ export interface LiveCallRow {
   smdrCallId: string;
   waiting: boolean;
   startedAt: number;
-  /** JSON-able. */
+  /** JSON-able, without its history. */
   data: unknown;
+  /** JSON-able items that are only ever added to (the call record's segments), in order. */
+  history: unknown[];
+}
+
+/**
+ * A live call to write: its history as the items from position `from` on. 0 replaces what is
+ * stored; more adds to the `from` items an earlier batch of the same owner wrote.
+ */
+export interface LiveCallWrite extends Omit<LiveCallRow, 'history'> {
+  history: { from: number; items: unknown[] };
 }
 
 export interface AgentStateRow {
@@ -38,7 +48,7 @@ export interface LiveStateBatch {
   lease: Lease;
   /** The owner's clock. */
   at: number;
-  calls: LiveCallRow[];
+  calls: LiveCallWrite[];
   agents: AgentStateRow[];
   /** Calls gone without a record (a reset): their rows go. */
   removed: string[];
@@ -95,6 +105,7 @@ export class LiveStateStore {
             })),
           )
           .execute();
+        await this.writeHistory(trx, b.tenantId, b.calls);
       }
       if (b.agents.length > 0) {
         await trx
@@ -117,13 +128,37 @@ export class LiveStateStore {
       for (const r of b.records) await this.records.write(r, trx);
       const gone = [...b.removed, ...b.records.map((r) => r.smdrCallId)];
       if (gone.length > 0) {
-        await trx
-          .deleteFrom('live_calls')
-          .where('tenant_id', '=', b.tenantId)
-          .where('smdr_call_id', 'in', gone)
-          .execute();
+        for (const table of ['live_calls', 'live_call_history'] as const)
+          await trx
+            .deleteFrom(table)
+            .where('tenant_id', '=', b.tenantId)
+            .where('smdr_call_id', 'in', gone)
+            .execute();
       }
     });
+  }
+
+  private async writeHistory(trx: Kysely<Database>, tenantId: number, calls: LiveCallWrite[]): Promise<void> {
+    const replaced = calls.filter((c) => c.history.from === 0).map((c) => c.smdrCallId);
+    if (replaced.length > 0)
+      await trx
+        .deleteFrom('live_call_history')
+        .where('tenant_id', '=', tenantId)
+        .where('smdr_call_id', 'in', replaced)
+        .execute();
+    const rows = calls.flatMap((c) =>
+      c.history.items.map((item, i) => ({
+        tenant_id: tenantId,
+        smdr_call_id: c.smdrCallId,
+        seq: c.history.from + i,
+        data: JSON.stringify(item),
+      })),
+    );
+    for (let i = 0; i < rows.length; i += HISTORY_ROWS_A_STATEMENT)
+      await trx
+        .insertInto('live_call_history')
+        .values(rows.slice(i, i + HISTORY_ROWS_A_STATEMENT))
+        .execute();
   }
 
   /**
@@ -156,24 +191,40 @@ export class LiveStateStore {
 
   /** Forgets everything (simulator reset). */
   async clear(): Promise<void> {
-    await this.db.kysely.deleteFrom('live_calls').execute();
-    await this.db.kysely.deleteFrom('cc_agent_states').execute();
+    for (const table of ['live_calls', 'live_call_history', 'cc_agent_states'] as const)
+      await this.db.kysely.deleteFrom(table).execute();
   }
 
   private async read(from: Kysely<Database>, tenantId?: number, belowEpoch?: number): Promise<LeftState> {
     let calls = from.selectFrom('live_calls').selectAll();
+    let history = from.selectFrom('live_call_history').selectAll();
     let agents = from.selectFrom('cc_agent_states').selectAll();
     if (tenantId !== undefined) {
       calls = calls.where('tenant_id', '=', tenantId);
+      history = history.where('tenant_id', '=', tenantId);
       agents = agents.where('tenant_id', '=', tenantId);
     }
     if (belowEpoch !== undefined) calls = calls.where('epoch', '<', belowEpoch);
-    const [c, a] = [await calls.orderBy('started_at').execute(), await agents.orderBy('ext').execute()];
-    return { calls: c.map(toCall), agents: a.map(toAgent) };
+    const c = await calls.orderBy('started_at').execute();
+    const items = new Map<string, unknown[]>();
+    for (const h of await history.orderBy('tenant_id').orderBy('smdr_call_id').orderBy('seq').execute()) {
+      const key = `${h.tenant_id}/${h.smdr_call_id}`;
+      let list = items.get(key);
+      if (!list) items.set(key, (list = []));
+      list.push(JSON.parse(h.data));
+    }
+    const a = await agents.orderBy('ext').execute();
+    return {
+      calls: c.map((r) => toCall(r, items.get(`${r.tenant_id}/${r.smdr_call_id}`) ?? [])),
+      agents: a.map(toAgent),
+    };
   }
 }
 
-function toCall(r: Selectable<LiveCallsTable>): StoredLiveCall {
+/** Rows a history insert carries (well under either engine's limit on a statement's parameters). */
+const HISTORY_ROWS_A_STATEMENT = 1000;
+
+function toCall(r: Selectable<LiveCallsTable>, history: unknown[]): StoredLiveCall {
   return {
     tenantId: Number(r.tenant_id),
     smdrCallId: r.smdr_call_id,
@@ -182,6 +233,7 @@ function toCall(r: Selectable<LiveCallsTable>): StoredLiveCall {
     waiting: Number(r.waiting) === 1,
     startedAt: Number(r.started_at),
     data: JSON.parse(r.data),
+    history,
     updatedAt: Number(r.updated_at),
   };
 }

@@ -152,10 +152,21 @@ export interface LiveCallsTable {
   epoch: number;
   waiting: number;
   started_at: number;
-  /** JSON: the switch's call (legs, parties, segments) and the contact center's part of it. */
+  /**
+   * JSON: the switch's call (legs, parties) and the contact center's part of it. Its history is in
+   * `live_call_history` (a row written before that table held its history here).
+   */
   data: string;
   /** The owner's clock when it was written. */
   updated_at: number;
+}
+
+/** One item of a live call's history (JSON), at its position `seq` (from 0). */
+export interface LiveCallHistoryTable {
+  tenant_id: number;
+  smdr_call_id: string;
+  seq: number;
+  data: string;
 }
 
 /** A contact-center agent's state (JSON), as its tenant's owner last wrote it. */
@@ -185,6 +196,7 @@ export interface Database {
   auth_failures: AuthFailuresTable;
   socket_claims: SocketClaimsTable;
   live_calls: LiveCallsTable;
+  live_call_history: LiveCallHistoryTable;
   cc_agent_states: CcAgentStatesTable;
 }
 

@@ -154,13 +154,17 @@ describe('a tenant taken over from a node that died', { concurrency: false, skip
   test('a write or a claim under a stale epoch is refused, and changes nothing', async () => {
     const store = new LiveStateStore(b.runtime.db);
     const before = await b.runtime.db.kysely.selectFrom('live_calls').selectAll().execute();
+    const history = () => b.runtime.db.kysely.selectFrom('live_call_history').selectAll().execute();
+    const historyBefore = await history();
     const stale = { nodeId: 'A', epoch: 1 };
     await assert.rejects(
       store.apply({
         tenantId: 1001,
         lease: stale,
         at: 0,
-        calls: [{ smdrCallId: '1', waiting: false, startedAt: 0, data: {} }],
+        calls: [
+          { smdrCallId: '1', waiting: false, startedAt: 0, data: {}, history: { from: 0, items: ['x'] } },
+        ],
         agents: [],
         removed: before.map((r) => r.smdr_call_id),
         records: [],
@@ -169,6 +173,7 @@ describe('a tenant taken over from a node that died', { concurrency: false, skip
     );
     await assert.rejects(store.claim(1001, stale), StaleEpochError);
     assert.deepEqual(await b.runtime.db.kysely.selectFrom('live_calls').selectAll().execute(), before);
+    assert.deepEqual(await history(), historyBefore);
     // The owner's own epoch passes.
     await store.apply({
       tenantId: 1001,

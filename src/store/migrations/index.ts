@@ -229,6 +229,25 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  /**
+   * A live call's history (its record's segments), one row an item: it only grows, so a batch
+   * writes the items added since the last one instead of the whole call again.
+   */
+  '0009_live_call_history': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('live_call_history')
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('smdr_call_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('live_call_history_pk', ['tenant_id', 'smdr_call_id', 'seq'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('live_call_history').ifExists().execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

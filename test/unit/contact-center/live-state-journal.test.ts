@@ -41,12 +41,20 @@ function fakeStore() {
 
 /** Live calls as a map the test changes; an agent is live when it has a state. */
 function world() {
-  const calls = new Map<string, { version: number; waiting: boolean }>();
+  const calls = new Map<string, { version: number; waiting: boolean; history?: string[] }>();
   const agents = new Map<string, string>();
   const source: LiveStateSource = {
     call(_t, id) {
       const c = calls.get(id);
-      return c && { smdrCallId: id, waiting: c.waiting, startedAt: 1, data: { version: c.version } };
+      return (
+        c && {
+          smdrCallId: id,
+          waiting: c.waiting,
+          startedAt: 1,
+          data: { version: c.version },
+          history: c.history ?? [],
+        }
+      );
     },
     agent(_t, ext) {
       const s = agents.get(ext);
@@ -96,7 +104,15 @@ describe('live state journal', () => {
     const [b] = s.batches;
     assert.deepEqual(b!.lease, { nodeId: 'n', epoch: 3 });
     assert.equal(b!.at, 42);
-    assert.deepEqual(b!.calls, [{ smdrCallId: 'c1', waiting: true, startedAt: 1, data: { version: 2 } }]);
+    assert.deepEqual(b!.calls, [
+      {
+        smdrCallId: 'c1',
+        waiting: true,
+        startedAt: 1,
+        data: { version: 2 },
+        history: { from: 0, items: [] },
+      },
+    ]);
     assert.deepEqual(b!.agents, [{ ext: '101', data: { state: 'Break' } }]);
   });
 
@@ -117,6 +133,34 @@ describe('live state journal', () => {
       ['c1'],
     );
     assert.deepEqual(s.batches[0]!.removed, ['gone'], 'a call gone without a record loses its row');
+  });
+
+  test("a call's history: each batch writes what was added since the last; a failed batch, an ended call or a lost tenant start again from 0", async () => {
+    const { j, s, w } = journal();
+    const history = ['ring'];
+    w.calls.set('c1', { version: 1, waiting: false, history });
+    const step = async (...added: string[]) => {
+      history.push(...added);
+      j.callChanged(1001, 'c1');
+      await j.flush();
+      return s.batches.at(-1)!.calls[0]!.history;
+    };
+    assert.deepEqual(await step(), { from: 0, items: ['ring'] });
+    assert.deepEqual(await step('answer', 'hold'), { from: 1, items: ['answer', 'hold'] });
+    assert.deepEqual(await step(), { from: 3, items: [] }, 'a change without a step writes none');
+    // After a failed batch what is stored is not known here: the next one replaces it.
+    s.failWith(new Error('database away'));
+    await step('resume');
+    s.failWith(undefined);
+    assert.deepEqual(await step(), { from: 0, items: ['ring', 'answer', 'hold', 'resume'] });
+    // The tenant lost and taken back: what another owner stored is not this node's to add to.
+    j.forget(1001);
+    assert.deepEqual(await step('park'), { from: 0, items: ['ring', 'answer', 'hold', 'resume', 'park'] });
+    // The call ends (its record); a new call under the same id starts from 0.
+    j.callChanged(1001, 'c1');
+    await Promise.all([j.write(record('c1')), j.flush()]);
+    history.splice(0, history.length);
+    assert.deepEqual(await step('ring again'), { from: 0, items: ['ring again'] });
   });
 
   test("a tenant's batches are written one after another; changes meanwhile form the next", async () => {

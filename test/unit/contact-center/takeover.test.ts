@@ -46,6 +46,7 @@ test('a taken-over tenant: lost queue calls end with their records, waiting ones
   const ringing = a.switch.leg(second.pstnCallId)!.smdrCallId;
   assert.equal(cc.agentState(1001, '102').queueState, 'Offered');
   assert.equal(cc.agentState(1001, '101').queueState, 'Connected');
+  const talkingSteps = a.switch.durableCall(1001, talking)!.segments.map((x) => x.text);
   await a.liveState.journal.flush();
   await a.close();
 
@@ -72,7 +73,11 @@ test('a taken-over tenant: lost queue calls end with their records, waiting ones
   const record = await b.callRecords.get(1001, talking);
   const data = record?.data as unknown as CallRecordData & { cc: CcCallSnapshot };
   assert.equal(record?.outcome, 'Answered');
-  assert.equal(data.segments.at(-1)?.text, 'Disconnected (node lost)');
+  assert.deepEqual(
+    data.segments.map((x) => x.text),
+    [...talkingSteps, 'Disconnected (node lost)'],
+    'every step the call took on the lost node, then its end',
+  );
   assert.equal(data.cc.timeline.at(-1)?.text, 'Disconnected (node lost)');
   assert.equal(data.cc.recordings.length, 1, "101's Mandatory recording");
   assert.equal(data.cc.recordings[0]!.stopAt, b.clock.now(), 'stopped at the end');
@@ -137,6 +142,40 @@ test('a stored call that cannot be read is reported and left; the others are tak
   assert.deepEqual(
     h.calls('101@1001').map((e) => e.name),
     ['end'],
+  );
+  await b.close();
+});
+
+test('a call stored before the history table, its segments in its data, is taken over with them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-takeover-'));
+  const a = await node(join(dir, 'a.db'));
+  const leg = a.switch.makeCall({ tenantId: 1001, fromExt: '101', to: '102' });
+  const row = a.liveState.takeover.call(1001, leg.smdrCallId)!;
+  const steps = (row.history as { text: string }[]).map((x) => x.text);
+  assert.ok(steps.length > 0);
+  await a.close();
+  const b = await node(join(dir, 'b.db'));
+  const old = row.data as { call: object };
+  const result = b.liveState.takeover.takeOver(1001, {
+    calls: [
+      {
+        ...row,
+        data: { ...old, call: { ...old.call, segments: row.history } },
+        history: [],
+        tenantId: 1001,
+        ownerNode: 'a',
+        epoch: 0,
+        updatedAt: 0,
+      },
+    ],
+    agents: [],
+  });
+  assert.deepEqual(result.ended, [leg.smdrCallId]);
+  await b.liveState.journal.flush();
+  const record = await b.callRecords.get(1001, leg.smdrCallId);
+  assert.deepEqual(
+    (record?.data as unknown as CallRecordData).segments.map((x) => x.text),
+    [...steps, 'Disconnected (node lost)'],
   );
   await b.close();
 });

@@ -36,12 +36,39 @@ const batch = (over: Partial<LiveStateBatch>): LiveStateBatch => ({
   ...over,
 });
 
-const call = (smdrCallId: string, version = 1, waiting = false) => ({
+const call = (
+  smdrCallId: string,
+  version = 1,
+  waiting = false,
+  history = { from: 0, items: [] as unknown[] },
+) => ({
   smdrCallId,
   waiting,
   startedAt: Number(smdrCallId),
   data: { version },
+  history,
 });
+
+/** The record of an unanswered call of tenant 1001. */
+const unanswered = (smdrCallId: string) => ({
+  smdrCallId,
+  tenantId: 1001,
+  startedAt: 10,
+  answeredAt: null,
+  endedAt: 11,
+  from: '101',
+  to: '102',
+  outcome: 'Unanswered',
+  data: {},
+});
+
+/** The history rows stored, as [call, seq, item]. */
+async function historyRows(db: Db): Promise<[string, number, unknown][]> {
+  const rows = await db.kysely.selectFrom('live_call_history').selectAll().execute();
+  return rows
+    .map((r): [string, number, unknown] => [r.smdr_call_id, Number(r.seq), JSON.parse(r.data)])
+    .sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
+}
 
 for (const { name, target } of testTargets()) {
   describe(`live state on ${name}`, () => {
@@ -93,6 +120,66 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test("a call's history: added to from where it stands, replaced from 0, gone with the call", async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      const h = (from: number, ...items: string[]) => ({ from, items });
+      await store.apply(
+        batch({ calls: [call('10', 1, false, h(0, 'a', 'b')), call('11', 1, false, h(0, 'x'))] }),
+      );
+      await store.apply(batch({ calls: [call('10', 2, false, h(2, 'c'))] }));
+      await store.apply(batch({ calls: [call('10', 3, false, h(3))] }));
+      let all = await store.loadAll();
+      assert.deepEqual(
+        all.calls.map((c) => [c.smdrCallId, c.data, c.history]),
+        [
+          ['10', { version: 3 }, ['a', 'b', 'c']],
+          ['11', { version: 1 }, ['x']],
+        ],
+      );
+      // From 0, what was stored goes (a new owner's first write, or one after a failed batch).
+      await store.apply(batch({ calls: [call('11', 2, false, h(0, 'y', 'z'))] }));
+      all = await store.loadAll();
+      assert.deepEqual(all.calls.find((c) => c.smdrCallId === '11')?.history, ['y', 'z']);
+      // Many items, more than one statement carries.
+      const many = Array.from({ length: 2500 }, (_, i) => `s${i}`);
+      await store.apply(batch({ calls: [call('12', 1, false, h(0, ...many))] }));
+      all = await store.loadAll();
+      assert.deepEqual(all.calls.find((c) => c.smdrCallId === '12')?.history, many);
+      // A call ends (its record) or goes (a reset): its history goes with its row.
+      const record = unanswered('10');
+      await store.apply(batch({ removed: ['12'], records: [record] }));
+      assert.deepEqual(await historyRows(db), [
+        ['11', 0, 'y'],
+        ['11', 1, 'z'],
+      ]);
+      await store.clear();
+      assert.deepEqual(await historyRows(db), []);
+      await db.close();
+    });
+
+    test('a row written before the history table keeps its history in its data', async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      const data = { call: { smdrCallId: '10', segments: [{ at: 1, kind: 'ring', text: 'old' }] } };
+      await db.kysely
+        .insertInto('live_calls')
+        .values({
+          tenant_id: 1001,
+          smdr_call_id: '10',
+          owner_node: 'standalone',
+          epoch: 0,
+          waiting: 0,
+          started_at: 10,
+          data: JSON.stringify(data),
+          updated_at: 100,
+        })
+        .execute();
+      const [c] = (await store.loadAll()).calls;
+      assert.deepEqual([c?.data, c?.history], [data, []]);
+      await db.close();
+    });
+
     if (name === 'sqlite') return; // no leases there: SQLite is a standalone server's only
     test('under the lease fence: a claim takes what earlier epochs left; a stale lease writes nothing', async () => {
       const db = await openDatabase(target());
@@ -108,17 +195,7 @@ for (const { name, target } of testTargets()) {
 
       // Tenant 1001 goes to b under epoch 2: a is refused from now on, writing nothing.
       await grant(db, 1001, 'b', 2);
-      const record = {
-        smdrCallId: '10',
-        tenantId: 1001,
-        startedAt: 10,
-        answeredAt: null,
-        endedAt: 11,
-        from: '101',
-        to: '102',
-        outcome: 'Unanswered',
-        data: {},
-      };
+      const record = unanswered('10');
       await assert.rejects(
         store.apply(batch({ lease: a, calls: [call('12')], records: [record] })),
         StaleEpochError,
