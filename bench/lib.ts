@@ -231,6 +231,8 @@ export async function fixedRate(o: {
   rate: number;
   durationS: number;
   connections?: number;
+  /** Requests sent one after another before the window, unmeasured (default 20: the connections). */
+  warmup?: number;
 }): Promise<LatencyResult> {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: o.connections ?? 16 });
   const once = (due: number) =>
@@ -247,7 +249,7 @@ export async function fixedRate(o: {
       req.on('error', () => resolve(-1));
       req.end();
     });
-  for (let i = 0; i < 20; i++) await once(performance.now()); // warm the connections
+  for (let i = 0; i < (o.warmup ?? 20); i++) await once(performance.now());
   const total = Math.max(1, Math.round(o.rate * o.durationS));
   const t0 = performance.now() + 5;
   const pending: Promise<number>[] = [];

@@ -297,9 +297,10 @@ export async function confirmSuspects<R>(
   suspect: (row: R) => boolean,
   measure: (suspects: R[]) => Promise<void>,
   what: string,
+  passes = CONFIRM_PASSES,
 ): Promise<R[]> {
   const suspects = rows.filter(suspect);
-  for (let pass = 1; pass <= CONFIRM_PASSES && suspects.length > 0; pass++) {
+  for (let pass = 1; pass <= passes && suspects.length > 0; pass++) {
     console.log(`\n${what}: window ${pass + 1} of ${suspects.length} suspect reads`);
     await measure(suspects);
   }
