@@ -204,7 +204,19 @@ export class LiveStateStore {
       history = history.where('tenant_id', '=', tenantId);
       agents = agents.where('tenant_id', '=', tenantId);
     }
-    if (belowEpoch !== undefined) calls = calls.where('epoch', '<', belowEpoch);
+    if (tenantId !== undefined && belowEpoch !== undefined) {
+      calls = calls.where('epoch', '<', belowEpoch);
+      // Only the steps of the calls read: not those of calls this epoch already holds.
+      history = history.where(
+        'smdr_call_id',
+        'in',
+        from
+          .selectFrom('live_calls')
+          .select('smdr_call_id')
+          .where('tenant_id', '=', tenantId)
+          .where('epoch', '<', belowEpoch),
+      );
+    }
     const c = await calls.orderBy('started_at').execute();
     const items = new Map<string, unknown[]>();
     for (const h of await history.orderBy('tenant_id').orderBy('smdr_call_id').orderBy('seq').execute()) {

@@ -47,7 +47,9 @@ export function agentRoutes(app: FastifyInstance, runtime: CcRuntime) {
       params: TenantExtensionParamsSchema,
       ok: { description: 'The agent state.', schema: AgentStateAnswerSchema },
     },
-    handler: async (req, { params, tenant }) => {
+    // Not async: the answer is made on every request (its durations move with the clock), and a
+    // synchronous one skips the promise and its microtask turns (route-core.ts).
+    handler: (req, { params, tenant }) => {
       const p = principal(req);
       const e = tenantExtension(directory, tenant(), params.ext!);
       requireActOn(p, e);

@@ -189,7 +189,11 @@ for (const { name, target } of testTargets()) {
       await grant(db, 1001, 'a', 1);
       await grant(db, 1002, 'a', 1);
       await store.apply(
-        batch({ lease: a, calls: [call('10'), call('11')], agents: [{ ext: '103', data: { s: 1 } }] }),
+        batch({
+          lease: a,
+          calls: [call('10', 1, false, { from: 0, items: ['p', 'q'] }), call('11')],
+          agents: [{ ext: '103', data: { s: 1 } }],
+        }),
       );
       await store.apply(batch({ tenantId: 1002, lease: a, calls: [call('20')] }));
 
@@ -210,6 +214,11 @@ for (const { name, target } of testTargets()) {
           ['10', 'a', 1],
           ['11', 'a', 1],
         ],
+      );
+      assert.deepEqual(
+        left.calls.map((c) => c.history),
+        [['p', 'q'], []],
+        'each claimed call with its own steps',
       );
       assert.deepEqual(
         left.agents.map((x) => [x.ext, x.data]),
