@@ -115,9 +115,21 @@ async function token(base: string, username: string, password: string): Promise<
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
-async function ccReads(base: string): Promise<Read[]> {
+/** How often the contact-center tokens are issued again: they live an hour, a scale run longer. */
+const TOKEN_RENEW_MS = 20 * 60_000;
+
+async function ccReads(base: string, closers: (() => void)[]): Promise<Read[]> {
   const admin = { authorization: `Bearer ${await token(base, 'admin', 'admin')}` };
   const tenantAdmin = { authorization: `Bearer ${await token(base, '100@1001', '1234')}` };
+  // The reads share these header objects: renewed in place, every later window sends the new token.
+  const renew = setInterval(() => {
+    void (async () => {
+      admin.authorization = `Bearer ${await token(base, 'admin', 'admin')}`;
+      tenantAdmin.authorization = `Bearer ${await token(base, '100@1001', '1234')}`;
+    })().catch((err: unknown) => console.error(`renewing the contact-center tokens: ${String(err)}`));
+  }, TOKEN_RENEW_MS);
+  renew.unref();
+  closers.push(() => clearInterval(renew));
   const api = `${base}/6/v2/api`;
   const t = `${api}/tenants/${CC_TENANT}`;
   const reads: Read[] = [
@@ -201,13 +213,14 @@ export async function discoverReads(
   const sockets: WebSocket[] = [];
   let reads: Read[] = [];
   for (const p of principals) reads.push(...(await voiceReads(base, p, o.maxVoiceRoutes, sockets)));
-  reads.push(...(await ccReads(base)));
+  const closers = [() => sockets.forEach((ws) => ws.close())];
+  reads.push(...(await ccReads(base, closers)));
   if (o.only) reads = reads.filter((r) => r.name.includes(o.only!));
   for (const r of reads) {
     const res = await fetch(r.url, { headers: r.headers });
     if (res.status !== 200) throw new Error(`${r.name} answers ${res.status}`);
   }
-  return { reads, close: () => sockets.forEach((ws) => ws.close()) };
+  return { reads, close: () => closers.forEach((close) => close()) };
 }
 
 // ---- load ---------------------------------------------------------------------------------
