@@ -113,8 +113,10 @@ describe('cluster security state', { skip: services.skip }, () => {
     const slot = a.admit(client, () => {});
     assert.equal(await b.check(client), 'client', 'a second socket on another node is refused');
     assert.equal(await b.check(`${client}x`), null, 'another client is not');
+    // Its client closes it and at once reconnects through the other node: admitted, though the
+    // claim is deleted a moment later (socket-registry.ts, RELEASE_GRACE_MS).
     slot.release();
-    await waitFor(async () => (await b.check(client)) === null, 'the freed slot was never seen');
+    assert.equal(await b.check(client), null, 'the socket just closed on a counts no more');
   });
 
   test('two nodes admitting one client at once: only one passes', async () => {
@@ -143,11 +145,3 @@ describe('cluster security state', { skip: services.skip }, () => {
     assert.ok(await alive.claim(client, 1));
   });
 });
-
-async function waitFor(ok: () => Promise<boolean>, why: string): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!(await ok())) {
-    assert.ok(Date.now() < deadline, why);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -115,8 +115,10 @@ export function eventSocket(
     );
     let session: Session | undefined;
     let connecting = false;
+    // The time to send `connect`: one being answered (its token looked up, in a cluster the
+    // client's sockets on other nodes counted) is not late; the pending slot's idle time bounds it.
     const connectTimer = setTimeout(() => {
-      if (!session) socket.close(POLICY_VIOLATION, 'no connect');
+      if (!session && !connecting) socket.close(POLICY_VIOLATION, 'no connect');
     }, config.wsConnectTimeoutMs);
     connectTimer.unref?.();
     const send = (msg: unknown) => {

@@ -9,6 +9,7 @@ export interface SocketLimits {
   idleMs: number;
 }
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedInflight, SharedSocketClaims } from '../../core/shared-security.js';
 import { TakeBack } from './take-back.js';
 
@@ -16,6 +17,13 @@ export type AdmissionRefusal = 'global' | 'client';
 
 /** A claim taken by `check` and not yet admitted is given back after this long. */
 const RESERVATION_MS = 30_000;
+/**
+ * How long a claim refused because of the client's sockets on other nodes is asked again. A socket
+ * its client just closed frees its claim a moment later (its node hears the close, then deletes
+ * the claim), so a client reconnecting through another node at once would otherwise be refused
+ * where a single node admits it. A second socket that really is one too many is refused this late.
+ */
+export const RELEASE_GRACE_MS = 500;
 
 export interface SocketSlot {
   /** Traffic in either direction: postpones the idle close. */
@@ -55,12 +63,13 @@ export class SocketRegistry {
 
   /**
    * `refusal`, and in a cluster the client's sockets on the other nodes too: a slot found free
-   * there is claimed for this client's next `admit`.
+   * there is claimed for this client's next `admit`; none free is looked for again for up to
+   * `RELEASE_GRACE_MS` before the refusal.
    */
   async check(client: string): Promise<AdmissionRefusal | null> {
     const local = this.refusal(client);
     if (local || !this.shared) return local;
-    const claim = await this.shared.claim(client, this.limits().perClient);
+    const claim = await this.claimWithinGrace(client, this.shared);
     if (!claim) return 'client';
     const waiting = this.reserved.get(client) ?? [];
     const timer = setTimeout(() => {
@@ -74,6 +83,15 @@ export class SocketRegistry {
     waiting.push({ claim, timer });
     this.reserved.set(client, waiting);
     return null;
+  }
+
+  private async claimWithinGrace(client: string, shared: SharedSocketClaims): Promise<string | null> {
+    const until = Date.now() + RELEASE_GRACE_MS;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 100)) {
+      const claim = await shared.claim(client, this.limits().perClient);
+      if (claim || Date.now() + wait > until) return claim;
+      await sleep(wait);
+    }
   }
 
   private takeReservation(client: string): string | undefined {

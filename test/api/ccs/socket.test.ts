@@ -78,14 +78,9 @@ describe('the contact-center event socket', () => {
   });
 
   test('one socket per client: a second connect of the same user is refused', async () => {
-    // The test above closed this user's socket. On a cluster (the cluster pass) the node that held
-    // it tells the others over NATS, so a connect on another node may, for a moment, still see it.
-    let first = await openEventSocket(server, acmeAdmin.token);
-    for (let i = 0; i < 40 && !first.answer.success; i++) {
-      await first.close();
-      await sleep(25);
-      first = await openEventSocket(server, acmeAdmin.token);
-    }
+    // The test above closed this user's socket just now: in the cluster pass this connect may reach
+    // the other node while the closed socket's claim is being freed, and is admitted all the same.
+    const first = await openEventSocket(server, acmeAdmin.token);
     assert.equal(first.answer.success, true);
     const second = await openEventSocket(server, acmeAdmin.token);
     assert.deepEqual(second.answer, { response: 'connect', success: false, reason: 'Too many connections' });

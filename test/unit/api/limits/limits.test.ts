@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BusyError, RequestLimiter, SocketRegistry } from '../../../../src/api/limits/index.js';
+import type { SharedSocketClaims } from '../../../../src/core/shared-security.js';
 
 describe('RequestLimiter', () => {
   test('a client beyond its limit waits and starts when a slot frees', async () => {
@@ -86,5 +87,49 @@ describe('SocketRegistry', () => {
     await new Promise((r) => setTimeout(r, 150));
     assert.equal(idled, true);
     assert.equal(reg.open('a'), 0);
+  });
+
+  /** Claims over every node, as the database keeps them, whose `free` lands `freeDelayMs` late. */
+  class SlowFreeClaims implements SharedSocketClaims {
+    readonly live = new Map<string, string>();
+    asked = 0;
+    private next = 0;
+    constructor(private readonly freeDelayMs: number) {}
+    async claim(client: string, perClient: number) {
+      this.asked++;
+      if ([...this.live.values()].filter((c) => c === client).length >= perClient) return null;
+      const id = String(++this.next);
+      this.live.set(id, client);
+      return id;
+    }
+    free(id: string) {
+      setTimeout(() => this.live.delete(id), this.freeDelayMs);
+    }
+  }
+
+  test('in a cluster, a socket closed on another node a moment ago does not refuse the reconnect', async () => {
+    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(80);
+    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
+    assert.equal(await a.check('c'), null);
+    const held = a.admit('c', () => {});
+    // The client closes it and reconnects through node b at once: its claim is still being freed.
+    held.release();
+    assert.equal(claims.live.size, 1);
+    assert.equal(await b.check('c'), null);
+    b.admit('c', () => {}).release();
+  });
+
+  test('in a cluster, a socket still open on another node refuses the second one after the grace', async () => {
+    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(0);
+    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
+    assert.equal(await a.check('c'), null);
+    const held = a.admit('c', () => {});
+    claims.asked = 0;
+    assert.equal(await b.check('c'), 'client');
+    assert.ok(claims.asked > 2, `looked for a free claim again during the grace (${claims.asked} times)`);
+    assert.equal(await b.check('d'), null, 'another client is admitted');
+    held.release();
   });
 });
