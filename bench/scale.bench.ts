@@ -120,28 +120,20 @@ const loadWindows: { rps: number; ratio: number; cpu: number; failed: number }[]
 /** The reference route at the same fixed load, every REFERENCE_EVERY reads of the first pass: the floor. */
 const REFERENCE_EVERY = 20;
 const referenceP99s: number[] = [];
-async function measureLatency(ks: number[]): Promise<void> {
+/** One latency window of `read`: RATE requests a second for DURATION_S, after WARMUP unmeasured. */
+const atFixedRate = (read: { url: string; headers: Record<string, string> }) =>
+  fixedRate({ url: read.url, headers: read.headers, rate: RATE, durationS: DURATION_S, warmup: WARMUP });
+/** `first`: the pass over every read, which also measures the reference every REFERENCE_EVERY reads. */
+async function measureLatency(ks: number[], first = false): Promise<void> {
   for (const [j, k] of ks.entries()) {
-    if (ks === all && j % REFERENCE_EVERY === 0) {
-      const r = await alone(reference, everyServer, () =>
-        fixedRate({ ...referenceRead(reference), rate: RATE, durationS: DURATION_S, warmup: WARMUP }),
-      );
+    if (first && j % REFERENCE_EVERY === 0) {
+      const r = await alone(reference, everyServer, () => atFixedRate(referenceRead(reference)));
       referenceP99s.push(r.p99);
       console.log(`${'the reference route'.padEnd(86)} p50/p99 at ${RATE}/s: ${ms(r.p50)}/${ms(r.p99)} ms`);
     }
     const reads = targets[k];
     for (const i of order(k, latencyWindows[k][0].length))
-      latencyWindows[k][i].push(
-        await alone(servers[i], everyServer, () =>
-          fixedRate({
-            url: reads[i].url,
-            headers: reads[i].headers,
-            rate: RATE,
-            durationS: DURATION_S,
-            warmup: WARMUP,
-          }),
-        ),
-      );
+      latencyWindows[k][i].push(await alone(servers[i], everyServer, () => atFixedRate(reads[i])));
     const [a, b] = latencyWindows[k].map((ws) => ws.at(-1)!);
     console.log(
       `${names[k].padEnd(86)} p50/p99 at ${RATE}/s: N=${SCALES[0]} ${ms(a.p50)}/${ms(a.p99)} ms, ` +
@@ -171,7 +163,8 @@ async function measureLoad(ks: number[]): Promise<void> {
     }
 }
 
-type WorldLatency = LatencyResult & { p99s: number[] };
+/** Judged on medians: a window's samples are not pooled here. */
+type WorldLatency = Omit<LatencyResult, 'samples'> & { p99s: number[] };
 /** A read's latency on world i: the median of its windows' p50 and p99. */
 function latencyOf(k: number, i: number): WorldLatency {
   const ws = latencyWindows[k][i];
@@ -182,7 +175,6 @@ function latencyOf(k: number, i: number): WorldLatency {
     max: Math.max(...ws.map((w) => w.max)),
     requests: ws.reduce((n, w) => n + w.requests, 0),
     errors: ws.reduce((n, w) => n + w.errors, 0),
-    samples: [],
   };
 }
 const rowOf = (k: number): Row => {
@@ -202,7 +194,7 @@ const rowOf = (k: number): Row => {
   };
 };
 
-await measureLatency(all);
+await measureLatency(all, true);
 const latencySuspects = await confirmSuspects(
   all,
   (k) => {
