@@ -115,10 +115,8 @@ export function eventSocket(
     );
     let session: Session | undefined;
     let connecting = false;
-    // The time to send `connect`: one being answered (its token looked up, in a cluster the
-    // client's sockets on other nodes counted) is not late; the pending slot's idle time bounds it.
     const connectTimer = setTimeout(() => {
-      if (!session && !connecting) socket.close(POLICY_VIOLATION, 'no connect');
+      if (!session) socket.close(POLICY_VIOLATION, 'no connect');
     }, config.wsConnectTimeoutMs);
     connectTimer.unref?.();
     const send = (msg: unknown) => {
@@ -170,7 +168,7 @@ export function eventSocket(
             if (socket.readyState !== socket.OPEN) return release();
           }
         }
-        const refusal = await limits.sockets.check(client);
+        const refusal = await limits.sockets.check(client, () => socket.readyState === socket.OPEN);
         // Closed while the other nodes were asked: its close already ran, so it must take no slot.
         if (socket.readyState !== socket.OPEN) return release();
         if (refusal) {

@@ -18,12 +18,14 @@ export type AdmissionRefusal = 'global' | 'client';
 /** A claim taken by `check` and not yet admitted is given back after this long. */
 const RESERVATION_MS = 30_000;
 /**
- * How long a claim refused because of the client's sockets on other nodes is asked again. A socket
- * its client just closed frees its claim a moment later (its node hears the close, then deletes
- * the claim), so a client reconnecting through another node at once would otherwise be refused
- * where a single node admits it. A second socket that really is one too many is refused this late.
+ * When a claim refused because of the client's sockets on other nodes is asked again (after 50,
+ * 200 and 500 ms). A socket its client just closed frees its claim a moment later (its node hears
+ * the close, then deletes the claim), so a client reconnecting through another node at once would
+ * otherwise be refused where a single node admits it. A second socket that really is one too many
+ * is refused this much later (the contact-center connect time-out still bounds the whole connect).
  */
-export const RELEASE_GRACE_MS = 500;
+const RELEASE_LOOKS_MS = [50, 150, 300];
+export const RELEASE_GRACE_MS = RELEASE_LOOKS_MS.reduce((a, b) => a + b);
 
 export interface SocketSlot {
   /** Traffic in either direction: postpones the idle close. */
@@ -63,14 +65,21 @@ export class SocketRegistry {
 
   /**
    * `refusal`, and in a cluster the client's sockets on the other nodes too: a slot found free
-   * there is claimed for this client's next `admit`; none free is looked for again for up to
-   * `RELEASE_GRACE_MS` before the refusal.
+   * there is claimed for this client's next `admit`; none free is looked for again during
+   * `RELEASE_GRACE_MS` (one such wait per client at a time on this node: its other connects are
+   * refused at once), while `wanted` (its socket or upgrade is still open). A claim taken for a
+   * socket no longer wanted, or beyond a limit reached here meanwhile, is given back at once.
    */
-  async check(client: string): Promise<AdmissionRefusal | null> {
+  async check(client: string, wanted: () => boolean = () => true): Promise<AdmissionRefusal | null> {
     const local = this.refusal(client);
     if (local || !this.shared) return local;
-    const claim = await this.claimWithinGrace(client, this.shared);
+    const claim = await this.claimWithinGrace(client, this.shared, wanted);
     if (!claim) return 'client';
+    const late = this.refusal(client) ?? (wanted() ? null : 'client');
+    if (late) {
+      this.shared.free(claim);
+      return late;
+    }
     const waiting = this.reserved.get(client) ?? [];
     const timer = setTimeout(() => {
       const i = waiting.findIndex((r) => r.claim === claim);
@@ -85,12 +94,27 @@ export class SocketRegistry {
     return null;
   }
 
-  private async claimWithinGrace(client: string, shared: SharedSocketClaims): Promise<string | null> {
-    const until = Date.now() + RELEASE_GRACE_MS;
-    for (let wait = 10; ; wait = Math.min(wait * 2, 100)) {
-      const claim = await shared.claim(client, this.limits().perClient);
-      if (claim || Date.now() + wait > until) return claim;
-      await sleep(wait);
+  /** The clients waiting here for a claim to be freed elsewhere. */
+  private readonly inGrace = new Set<string>();
+
+  private async claimWithinGrace(
+    client: string,
+    shared: SharedSocketClaims,
+    wanted: () => boolean,
+  ): Promise<string | null> {
+    const claim = await shared.claim(client, this.limits().perClient);
+    if (claim || this.inGrace.has(client)) return claim;
+    this.inGrace.add(client);
+    try {
+      for (const wait of RELEASE_LOOKS_MS) {
+        await sleep(wait);
+        if (!wanted()) return null;
+        const again = await shared.claim(client, this.limits().perClient);
+        if (again) return again;
+      }
+      return null;
+    } finally {
+      this.inGrace.delete(client);
     }
   }
 

@@ -171,12 +171,15 @@ describe('voice keep-alive against a server with a short idle time-out', () => {
       // The server's side stops reading: no echo comes back and the client gives the socket up.
       // Its close frame is never read, so after closeTimeoutMs the connection is dropped. The
       // server still counts the silent socket against the client until its idle time-out ends
-      // it, so the first attempts are refused with 429 and retried.
+      // it, so the first attempts are refused with 429 and retried. (A cluster node that finds
+      // the client's socket claimed first looks again for half a second, which the idle time-out
+      // may end first: there the reconnect may be admitted without a refusal.)
       side.ws.pause();
       const info = await reconnected;
       assert.notEqual(info.webSocketId, first);
       assert.ok(
-        errors.some((e) => e instanceof VoiceApiError && e.errorCode === 'CONNECTION_LIMIT_PER_CLIENT'),
+        bed.server.nodes.length > 1 ||
+          errors.some((e) => e instanceof VoiceApiError && e.errorCode === 'CONNECTION_LIMIT_PER_CLIENT'),
         'a refusal while the old socket was still counted',
       );
       side.ws.terminate();

@@ -43,7 +43,7 @@ export function registerEventSocket(
         );
       // Resuming a socket the server still holds open (the drop not yet seen) takes it over.
       if (resume.kind === 'resume') sockets.takeOver(resume.id, principalOf(req));
-      const refusal = await limits.sockets.check(clientKey(req));
+      const refusal = await limits.sockets.check(clientKey(req), () => !req.raw.socket.destroyed);
       if (refusal === 'global') {
         return sendProblem(
           reply,

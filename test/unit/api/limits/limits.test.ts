@@ -132,4 +132,50 @@ describe('SocketRegistry', () => {
     assert.equal(await b.check('d'), null, 'another client is admitted');
     held.release();
   });
+
+  test("in a cluster, one client's connects wait the grace one at a time; the others are refused at once", async () => {
+    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(0);
+    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
+    assert.equal(await a.check('c'), null);
+    const held = a.admit('c', () => {});
+    claims.asked = 0;
+    const waiting = b.check('c');
+    assert.equal(await b.check('c'), 'client');
+    assert.equal(claims.asked, 2, 'the second connect asked once, while the first waits');
+    assert.equal(await waiting, 'client');
+    held.release();
+  });
+
+  test('in a cluster, a socket that closes during the grace stops the looking and takes no claim', async () => {
+    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(0);
+    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
+    assert.equal(await a.check('c'), null);
+    const held = a.admit('c', () => {});
+    let open = true;
+    const waiting = b.check('c', () => open);
+    // Freed on a, just as the socket waiting on b closes.
+    held.release();
+    open = false;
+    assert.equal(await waiting, 'client');
+    assert.equal(claims.live.size, 0, 'no claim taken for a socket that is gone');
+  });
+
+  test("in a cluster, a claim found after the grace still respects this node's total", async () => {
+    const limits = () => ({ max: 1, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(0);
+    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
+    assert.equal(await a.check('c'), null);
+    const held = a.admit('c', () => {});
+    const waiting = b.check('c');
+    // While c waits, another client takes b's only socket; then c's other socket closes.
+    assert.equal(await b.check('d'), null);
+    const other = b.admit('d', () => {});
+    held.release();
+    assert.equal(await waiting, 'global');
+    await new Promise((r) => setTimeout(r, 5)); // the fake's free lands on a timer
+    assert.deepEqual([...claims.live.values()], ['d'], "c's claim was given back");
+    other.release();
+  });
 });
