@@ -107,12 +107,17 @@ describe('SocketRegistry', () => {
     }
   }
 
-  test('in a cluster, a socket closed on another node a moment ago does not refuse the reconnect', async () => {
-    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
-    const claims = new SlowFreeClaims(80);
+  /** Two nodes on shared claims, client c holding one socket on node a. */
+  async function cOnNodeA(freeDelayMs: number, max = 10) {
+    const limits = () => ({ max, perClient: 1, idleMs: 60_000 });
+    const claims = new SlowFreeClaims(freeDelayMs);
     const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
     assert.equal(await a.check('c'), null);
-    const held = a.admit('c', () => {});
+    return { claims, b, held: a.admit('c', () => {}) };
+  }
+
+  test('in a cluster, a socket closed on another node a moment ago does not refuse the reconnect', async () => {
+    const { claims, b, held } = await cOnNodeA(80);
     // The client closes it and reconnects through node b at once: its claim is still being freed.
     held.release();
     assert.equal(claims.live.size, 1);
@@ -121,11 +126,7 @@ describe('SocketRegistry', () => {
   });
 
   test('in a cluster, a socket still open on another node refuses the second one after the grace', async () => {
-    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
-    const claims = new SlowFreeClaims(0);
-    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
-    assert.equal(await a.check('c'), null);
-    const held = a.admit('c', () => {});
+    const { claims, b, held } = await cOnNodeA(0);
     claims.asked = 0;
     assert.equal(await b.check('c'), 'client');
     assert.ok(claims.asked > 2, `looked for a free claim again during the grace (${claims.asked} times)`);
@@ -134,11 +135,7 @@ describe('SocketRegistry', () => {
   });
 
   test("in a cluster, one client's connects wait the grace one at a time; the others are refused at once", async () => {
-    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
-    const claims = new SlowFreeClaims(0);
-    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
-    assert.equal(await a.check('c'), null);
-    const held = a.admit('c', () => {});
+    const { claims, b, held } = await cOnNodeA(0);
     claims.asked = 0;
     const waiting = b.check('c');
     assert.equal(await b.check('c'), 'client');
@@ -148,11 +145,7 @@ describe('SocketRegistry', () => {
   });
 
   test('in a cluster, a socket that closes during the grace stops the looking and takes no claim', async () => {
-    const limits = () => ({ max: 10, perClient: 1, idleMs: 60_000 });
-    const claims = new SlowFreeClaims(0);
-    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
-    assert.equal(await a.check('c'), null);
-    const held = a.admit('c', () => {});
+    const { claims, b, held } = await cOnNodeA(0);
     let open = true;
     const waiting = b.check('c', () => open);
     // Freed on a, just as the socket waiting on b closes.
@@ -163,11 +156,7 @@ describe('SocketRegistry', () => {
   });
 
   test("in a cluster, a claim found after the grace still respects this node's total", async () => {
-    const limits = () => ({ max: 1, perClient: 1, idleMs: 60_000 });
-    const claims = new SlowFreeClaims(0);
-    const [a, b] = [new SocketRegistry(limits, claims), new SocketRegistry(limits, claims)];
-    assert.equal(await a.check('c'), null);
-    const held = a.admit('c', () => {});
+    const { claims, b, held } = await cOnNodeA(0, 1);
     const waiting = b.check('c');
     // While c waits, another client takes b's only socket; then c's other socket closes.
     assert.equal(await b.check('d'), null);
