@@ -1,6 +1,7 @@
 import { CC_PERMISSIONS, type CcPermission } from '../core/permissions.js';
 import { hashSecret } from '../core/secrets.js';
 import { DEMO, demoUuid } from './demo-ids.js';
+import { DEMO_SECRET_HASHES } from './demo-secret-hashes.js';
 import { demoProvisioning } from './demo-provisioning.js';
 import type {
   AgentSettings,
@@ -21,11 +22,11 @@ import { DEFAULT_CC_LIMITS } from './provisioning-model.js';
 const DEMO_CREATED = Date.UTC(2026, 0, 1, 8, 0, 0);
 
 /**
- * scrypt is slow by design (about 50 ms a hash), and it was a third of a first start. The demo
- * secrets are public (the banner prints them), so the records sharing one get the same salted
- * hash, made once per process; a PIN provisioned later is hashed with its own salt as always.
+ * The records sharing a public demo secret share its hash: kept in the source for the demo PIN and
+ * passwords (demo-secret-hashes.ts), made once per process for any other; a PIN provisioned later
+ * is hashed with its own salt as always.
  */
-const hashMemo = new Map<string, string>();
+const hashMemo = new Map<string, string>(Object.entries(DEMO_SECRET_HASHES));
 function memoHash(secret: string): string {
   let h = hashMemo.get(secret);
   if (!h) {
