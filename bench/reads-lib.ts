@@ -119,14 +119,16 @@ async function token(base: string, username: string, password: string): Promise<
 const TOKEN_RENEW_MS = 20 * 60_000;
 
 async function ccReads(base: string, closers: (() => void)[]): Promise<Read[]> {
-  const admin = { authorization: `Bearer ${await token(base, 'admin', 'admin')}` };
-  const tenantAdmin = { authorization: `Bearer ${await token(base, '100@1001', '1234')}` };
   // The reads share these header objects: renewed in place, every later window sends the new token.
+  const admin = { authorization: '' };
+  const tenantAdmin = { authorization: '' };
+  const issue = async () => {
+    admin.authorization = `Bearer ${await token(base, 'admin', 'admin')}`;
+    tenantAdmin.authorization = `Bearer ${await token(base, '100@1001', '1234')}`;
+  };
+  await issue();
   const renew = setInterval(() => {
-    void (async () => {
-      admin.authorization = `Bearer ${await token(base, 'admin', 'admin')}`;
-      tenantAdmin.authorization = `Bearer ${await token(base, '100@1001', '1234')}`;
-    })().catch((err: unknown) => console.error(`renewing the contact-center tokens: ${String(err)}`));
+    issue().catch((err: unknown) => console.error(`renewing the contact-center tokens: ${String(err)}`));
   }, TOKEN_RENEW_MS);
   renew.unref();
   closers.push(() => clearInterval(renew));
