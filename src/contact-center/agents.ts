@@ -13,6 +13,7 @@ import type { AgentSnapshot, AgentStateName, QueueStateName } from './types.js';
  */
 export class AgentStates {
   private readonly book = new AgentBook();
+  private changeCount = 0;
 
   constructor(private readonly cc: CcContext) {}
 
@@ -22,6 +23,15 @@ export class AgentStates {
     if (!e) throw notFound('EXTENSION_NOT_FOUND', 'Extension not found');
     if (!e.agent?.isAgent) throw invalid('NOT_AN_AGENT', 'Extension is not an agent');
     return e;
+  }
+
+  /**
+   * Moves whenever an agent's state may read differently, for any tenant run here: a change of
+   * any of its states (a miss counted or cleared always comes with a queue state), a restore, a
+   * tenant forgotten, a reset. It only grows.
+   */
+  get changes(): number {
+    return this.changeCount;
   }
 
   isAgent(tenantId: number, ext: string): boolean {
@@ -66,6 +76,7 @@ export class AgentStates {
     if (previous.type === to.type && previous.name === to.name) return;
     const wasSignedIn = previous.type !== 'sign_out';
     const signedIn = to.type !== 'sign_out';
+    this.changeCount++;
     a.agentState = to;
     a.agentStateSince = this.cc.clock.now();
     if (to.type === 'ready') a.consecutiveMissed = 0;
@@ -81,6 +92,7 @@ export class AgentStates {
 
   setQueueState(a: AgentRecord, state: QueueStateName, call?: CcCall): void {
     const previous = a.queueState;
+    this.changeCount++;
     a.queueState = state;
     a.queueStateSince = this.cc.clock.now();
     a.queueExt = call?.acdExt;
@@ -94,6 +106,7 @@ export class AgentStates {
     if (state === a.phoneState) return;
     const now = this.cc.clock.now();
     const previous = a.phoneState;
+    this.changeCount++;
     a.phoneState = state;
     a.phoneStateSince = now;
     if (state === 'Idle' && previous !== 'Ringing') a.idleSince = now;
@@ -116,11 +129,13 @@ export class AgentStates {
 
   /** An agent's state as the tenant's previous owner left it (failover): no event. */
   restore(a: AgentRecord): void {
+    this.changeCount++;
     this.book.restore(a);
   }
 
   /** The agents of a tenant this node no longer runs are forgotten (no events). */
   forgetTenant(tenantId: number): void {
+    this.changeCount++;
     this.book.forgetTenant(tenantId);
   }
 
@@ -131,6 +146,7 @@ export class AgentStates {
 
   /** Back to the demo state: every agent signed in again, records forgotten (created Ready on next use). */
   reset(): void {
+    this.changeCount++;
     for (const a of this.book.all()) {
       if (a.agentState.type === 'sign_out') this.cc.sw.setAcdSignedIn(a.tenantId, a.ext, true);
     }

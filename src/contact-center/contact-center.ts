@@ -119,6 +119,14 @@ export class ContactCenter {
     return this.onQueue(tenantId, () => this.cc.agents.snapshot(tenantId, ext));
   }
 
+  /**
+   * Moves whenever an agent state read may answer differently, for any tenant run here (an agent's
+   * state changed, restored or forgotten, a reset). Its durations move with the clock besides.
+   */
+  get agentGeneration(): number {
+    return this.cc.agents.changes;
+  }
+
   /** updateAgentState: `Ready` or a presence option name. sign_out states sign the agent out of every queue. */
   setAgentState(tenantId: number, ext: string, name: unknown, reason = 'request'): AgentSnapshot {
     return this.onQueue(tenantId, () => this.cc.agents.choose(tenantId, ext, name, reason));

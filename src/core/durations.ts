@@ -25,6 +25,15 @@ export function hms(ms: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
+/**
+ * The clock times around `now` within which `hms(t - since)` reads as it does at `now`: from the
+ * start of its second to the start of the next (`until` excluded).
+ */
+export function hmsSteady(since: number, now: number): { from: number; until: number } {
+  const from = since + Math.floor((now - since) / 1000) * 1000;
+  return { from, until: from + 1000 };
+}
+
 /** ISO 8601 with an explicit offset (UTC, `+00:00`). */
 export function isoWithOffset(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');

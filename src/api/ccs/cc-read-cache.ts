@@ -20,9 +20,13 @@ import type { CcRuntime } from './cc-runtime.js';
  *   changed (`ContactCenter.textGeneration`: a message counted, a reset, a tenant taken over or
  *   given up). In a cluster the read and the simulator's count both run on the tenant's owner.
  *
- * Agent states are not kept: they change without the directory.
+ * - `agents`: an agent's state. Kept while neither the directory, the contact center's calls nor
+ *   its agents changed (`ContactCenter.agentGeneration`: a state changed, restored or forgotten,
+ *   a reset; the calls' count besides, as a call's legs make the phone state), and only within
+ *   the second its three durations (`HH:MM:SS`) read the same in (the handler marks it,
+ *   route-core/kept-window.ts). In a cluster the read runs on the tenant's owner.
  */
-export type CcKeptBy = 'directory' | 'calls' | 'texts';
+export type CcKeptBy = 'directory' | 'calls' | 'texts' | 'agents';
 
 const byRuntime = new WeakMap<CcRuntime, Record<CcKeptBy, CachedRead>>();
 
@@ -32,7 +36,7 @@ export function ccCachedRead(runtime: CcRuntime, by: CcKeptBy): CachedRead {
   return reads[by];
 }
 
-function cachedReads({ directory, contactCenter }: CcRuntime): Record<CcKeptBy, CachedRead> {
+function cachedReads({ directory, contactCenter, clock }: CcRuntime): Record<CcKeptBy, CachedRead> {
   return {
     directory: { cache: new ReadCache(), generation: () => directory.generation },
     calls: {
@@ -44,5 +48,10 @@ function cachedReads({ directory, contactCenter }: CcRuntime): Record<CcKeptBy, 
           : directory.generation + contactCenter.callGeneration,
     },
     texts: { cache: new ReadCache(), generation: () => directory.generation + contactCenter.textGeneration },
+    agents: {
+      cache: new ReadCache(),
+      generation: () => directory.generation + contactCenter.callGeneration + contactCenter.agentGeneration,
+      now: () => clock.now(),
+    },
   };
 }

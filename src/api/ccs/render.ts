@@ -6,7 +6,7 @@ import type {
   Recording,
   TimelineEntry,
 } from '../../contact-center/types.js';
-import { hms } from '../../core/durations.js';
+import { hms, hmsSteady } from '../../core/durations.js';
 import { DEMO } from '../../directory/demo-ids.js';
 import type { Directory } from '../../directory/directory.js';
 import type {
@@ -23,6 +23,7 @@ import type { CallRecordData } from '../../switch/types.js';
 import type { AgentState } from './agent-schemas.js';
 import type { Call, CallSearchResult, LiveCall } from './call-schemas.js';
 import type { QueueStatisticsData } from './event-schemas.js';
+import type { KeptWindow } from '../route-core/kept-window.js';
 import type {
   ExtensionItem,
   OutboundQueueItem,
@@ -176,6 +177,14 @@ export function agentState(a: AgentSnapshot, directory: Directory, now: number):
       duration: hms(now - a.agentStateSince),
     },
   };
+}
+
+/** The clock times around `now` within which `agentState(a, …)` reads as it does at `now`. */
+export function agentStateSteady(a: AgentSnapshot, now: number): KeptWindow {
+  const q = hmsSteady(a.queueStateSince, now);
+  const p = hmsSteady(a.phoneStateSince, now);
+  const s = hmsSteady(a.agentStateSince, now);
+  return { from: Math.max(q.from, p.from, s.from), until: Math.min(q.until, p.until, s.until) };
 }
 
 // ---- calls ------------------------------------------------------------------------------------

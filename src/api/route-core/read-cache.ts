@@ -1,4 +1,5 @@
 import type { Principal } from '../../core/permissions.js';
+import type { KeptWindow } from './kept-window.js';
 
 /**
  * Answers of reads kept as the text they were sent as (issue 19). Some reads answer only from
@@ -19,11 +20,15 @@ import type { Principal } from '../../core/permissions.js';
  *   per principal and no body over `maxBodyChars`; the least recently used principal, then its least recently used
  *   answer, goes first.
  * - Only plain answers (a 200 without headers of its own) are kept; errors are never kept.
+ * - An answer that holds only for a while (kept-window.ts) is answered only while the clock time
+ *   the route gives is within it.
  */
 export interface KeptAnswer {
   status: number;
   contentType: string;
   body: string;
+  /** The clock times the body is true within, when it carries values that move with the clock. */
+  window?: KeptWindow | undefined;
 }
 
 interface PrincipalAnswers {
@@ -50,8 +55,11 @@ export class ReadCache {
 
   constructor(private readonly limits: ReadCacheLimits = READ_CACHE_LIMITS) {}
 
-  /** The answer kept for this principal and URL under `generation`, if any. */
-  get(principal: Principal, url: string, generation: number): KeptAnswer | undefined {
+  /**
+   * The answer kept for this principal and URL under `generation`, if any; one kept with a window
+   * only when `now` (the route's clock) is within it.
+   */
+  get(principal: Principal, url: string, generation: number, now?: number): KeptAnswer | undefined {
     if (generation !== this.generation) {
       this.reset(generation);
       return undefined;
@@ -59,6 +67,9 @@ export class ReadCache {
     const mine = this.byPrincipal.get(principal);
     const kept = mine?.answers.get(url);
     if (!kept) return undefined;
+    const w = kept.window;
+    // Outside its window it is not dropped here: the answer made instead replaces it.
+    if (w && (now === undefined || now < w.from || now >= w.until)) return undefined;
     this.byPrincipal.delete(principal);
     this.byPrincipal.set(principal, mine!);
     mine!.answers.delete(url);

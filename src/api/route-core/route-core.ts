@@ -5,6 +5,7 @@ import { bounded } from '../schema/bounds.js';
 import type { HttpMethod, OperationDoc } from '../schema/openapi.js';
 import type { ApiDocs } from '../schema/registry.js';
 import { type Placement, type PlaceOf, type PlaceOfBody, placementHooks } from './placement.js';
+import { windowOf } from './kept-window.js';
 import type { KeptAnswer, ReadCache } from './read-cache.js';
 
 /**
@@ -21,8 +22,9 @@ import type { KeptAnswer, ReadCache } from './read-cache.js';
  *
  * A read that declares `cached` (its answer depends only on the caller, the URL and what its
  * `generation` counts) is answered after step 1 from the text kept for that principal and URL
- * while the generation has not moved (read-cache.ts); steps 2 to 7 made that text, and would
- * make it again.
+ * while the generation has not moved (read-cache.ts), and, for an answer whose values move with
+ * the clock, while the clock is within the times the handler marked it true for (kept-window.ts);
+ * steps 2 to 7 made that text, and would make it again.
  *
  * What differs per API (its 400 body, how it reads a body or a query, how it renders) is the
  * adapter's; failures are thrown, and the API's error handler gives them the API's error body.
@@ -71,6 +73,8 @@ export interface CachedRead {
    * itself, such as a live call's duration).
    */
   generation(principal: Principal, url: string): number | undefined;
+  /** The clock an answer marked with a window (kept-window.ts) is checked against. */
+  now?(): number;
 }
 
 /** What a route says of itself in its API's document, besides what the core knows. */
@@ -136,7 +140,10 @@ export function addRoute<D, I, O, S>(
     let generation: number | undefined;
     if (cached && principal) {
       generation = cached.generation(principal, req.url);
-      const kept = generation === undefined ? undefined : cached.cache.get(principal, req.url, generation);
+      const kept =
+        generation === undefined
+          ? undefined
+          : cached.cache.get(principal, req.url, generation, cached.now?.());
       if (kept) return sendKept(reply, kept);
     }
     const params = (req.params ?? {}) as Record<string, string>;
@@ -159,7 +166,8 @@ export function addRoute<D, I, O, S>(
       const keep = (o: O) => {
         const answer = adapter.answerOf!(o, input, def);
         if (!answer) return false;
-        cached!.cache.set(principal!, req.url, generation, answer);
+        const window = windowOf(o);
+        cached!.cache.set(principal!, req.url, generation, window ? { ...answer, window } : answer);
         sendKept(reply, answer);
         return true;
       };

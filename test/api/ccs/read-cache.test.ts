@@ -138,6 +138,68 @@ describe('kept contact-center reads follow every change and never cross callers'
     assert.deepEqual(stats(await globex.get(GLOBEX_TEXTS)), ZERO, 'a reset empties every counter');
   });
 
+  test("an agent's state: kept within the second its durations read the same in, and follows every change", async () => {
+    const agent = await CcClient.login(server, '101@1001');
+    const telco = await CcClient.login(server, 'admin');
+    const STATE = `tenants/${ACME}/extensions/${ext('101')}/agent_state`;
+    const advance = async (ms: number) =>
+      assert.equal((await sim(server, 'clock/advance', { ms })).success ?? true, true);
+    const durations = (r: { body: Record<string, { duration: string }> }) => [
+      r.body.queue_state.duration,
+      r.body.phone_state.duration,
+      r.body.agent_state.duration,
+    ];
+    // First read after a reset: the agent's record starts now, every duration at zero.
+    const first = await twice(acmeAdmin, STATE);
+    assert.deepEqual(durations(first), ['00:00:00', '00:00:00', '00:00:00']);
+    await advance(999);
+    assert.deepEqual(durations(await twice(acmeAdmin, STATE)), ['00:00:00', '00:00:00', '00:00:00']);
+    await advance(1);
+    assert.deepEqual(
+      durations(await twice(acmeAdmin, STATE)),
+      ['00:00:01', '00:00:01', '00:00:01'],
+      'the next second is read afresh, not the kept answer',
+    );
+    assert.deepEqual(durations(await twice(telco, STATE)), ['00:00:01', '00:00:01', '00:00:01']);
+
+    // A state chosen by the agent: its duration starts again, the others go on.
+    const chose = await agent.post('agent_state', { request: 'updateAgentState', name: 'Break' });
+    assert.equal(chose.status, 200);
+    const onBreak = await twice(acmeAdmin, STATE);
+    assert.deepEqual(onBreak.body.agent_state.state, { type: 'away', name: 'Break' });
+    assert.deepEqual(durations(onBreak), ['00:00:01', '00:00:01', '00:00:00']);
+    assert.deepEqual(
+      (await twice(telco, STATE)).body,
+      onBreak.body,
+      'the telco admin’s kept answer moved too',
+    );
+    await advance(1_500);
+    assert.deepEqual(durations(await twice(acmeAdmin, STATE)), ['00:00:02', '00:00:02', '00:00:01']);
+
+    // The agent's phone rings: the phone state comes from the switch's legs.
+    const made = await server.fetch('/api/v1/calls', {
+      method: 'POST',
+      auth: '102@1001:1234',
+      json: { from: '102@1001', to: '101' },
+    });
+    assert.equal(made.status, 201, await made.text());
+    const ringing = await acmeAdmin.get(STATE);
+    assert.notEqual(ringing.body.phone_state.state, onBreak.body.phone_state.state);
+    assert.equal(ringing.body.phone_state.duration, '00:00:00');
+    await sim(server, `devices/${phone('102')}/hangup`);
+    const idle = await twice(acmeAdmin, STATE);
+    assert.equal(idle.body.phone_state.state, onBreak.body.phone_state.state);
+
+    // A directory change: the extension stops being an agent.
+    const demoted = await server.fetch('/api/v1/tenants/1001/users/101', {
+      method: 'PUT',
+      auth: ADMIN,
+      json: { isAgent: false },
+    });
+    assert.equal(demoted.status, 200, await demoted.text());
+    assert.equal((await acmeAdmin.get(STATE)).status, 400, 'no longer an agent');
+  });
+
   test('a call shows in the call reads while live and as its record once ended; a reset empties them', async () => {
     const empty = await twice(acmeAdmin, 'calls');
     assert.equal(empty.status, 200);

@@ -28,6 +28,21 @@ describe('ReadCache', () => {
     assert.equal(c.get(p, '/a', 2), undefined);
   });
 
+  it('answers one kept with a window only while the clock is within it', () => {
+    const c = new ReadCache();
+    const p = principal('p');
+    c.get(p, '/a', 1);
+    c.set(p, '/a', 1, { ...answer('A'), window: { from: 1_000, until: 2_000 } });
+    assert.equal(c.get(p, '/a', 1, 1_000)?.body, 'A');
+    assert.equal(c.get(p, '/a', 1, 1_999)?.body, 'A');
+    assert.equal(c.get(p, '/a', 1, 2_000), undefined, 'the window ends before until');
+    assert.equal(c.get(p, '/a', 1, 999), undefined, 'a clock set back is outside it too');
+    assert.equal(c.get(p, '/a', 1), undefined, 'no clock: never answered');
+    c.set(p, '/a', 1, { ...answer('B'), window: { from: 2_000, until: 3_000 } });
+    assert.equal(c.get(p, '/a', 1, 2_500)?.body, 'B', 'the answer made instead replaces it');
+    assert.equal(c.size, 1);
+  });
+
   it('stays within its bounds, dropping the least recently used first', () => {
     const c = new ReadCache({ maxChars: 30, maxPerPrincipal: 2, maxBodyChars: 14 });
     const p = principal('p');
