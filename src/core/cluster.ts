@@ -8,6 +8,20 @@
  * standalone implementation only: no I/O.
  */
 
+/**
+ * What the nodes of one cluster must agree on to run together: the messages they exchange over
+ * NATS (forwarded requests and their answers, a socket's `.state`, events, directory, clock,
+ * security and in-flight messages) and the forms of the live state one node writes and another
+ * takes over (`live_calls`, `live_call_history`, `cc_agent_states`). A node refuses to join a
+ * cluster while a live node of another protocol runs (docs/cluster.md § Upgrading). Raise it
+ * with any change a node of the previous release would misread; a release that leaves all of
+ * these as they were keeps it, and its nodes can replace the previous ones one at a time.
+ *
+ * 1: every node before protocols were recorded (the column's default). 2: since the socket's
+ * `.state` answer became a frame and a live call's steps moved to `live_call_history` (0009).
+ */
+export const CLUSTER_PROTOCOL = 2;
+
 /** A change of this node's ownership of one tenant. */
 export interface OwnershipChange {
   tenantId: number;

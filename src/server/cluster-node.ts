@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ClusterState } from '../api/cluster/plugin.js';
 import type { LeaseMembership } from '../cluster/lease-membership.js';
-import { type Membership, StandaloneMembership } from '../core/cluster.js';
+import { CLUSTER_PROTOCOL, type Membership, StandaloneMembership } from '../core/cluster.js';
 import type { CallIdGenerator } from '../core/ids.js';
 import type { Telemetry } from '../core/telemetry.js';
 import type { Directory } from '../directory/directory.js';
@@ -233,6 +233,7 @@ function standaloneNode(
             eligible: true,
             startedAt,
             heartbeatAt: now,
+            protocol: CLUSTER_PROTOCOL,
             alive: true,
           },
         ],

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
 import type { JetStreamBus } from '../cluster/jetstream-bus.js';
@@ -17,10 +18,12 @@ import type { StoredEntity } from '../directory/model.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
+import type { Database } from '../store/schema.js';
 import { LiveStateStore } from '../store/live-state.js';
+import { NodeRefusedError, refuseAnotherProtocol } from '../store/cluster-nodes.js';
 import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
@@ -100,7 +103,11 @@ export async function createRuntime(
   /** A node whose ownership is fixed from outside (`parts`, or a test's own composition). */
   standIn = parts !== undefined,
 ): Promise<Runtime> {
-  const db = await openDatabase(target);
+  // A node of another cluster protocol is refused before this release migrates the database.
+  const db = await openDatabase(
+    target,
+    config.nats.length ? { beforeMigrating: (k) => refuseAnotherProtocolAsConfig(k, config.nodeId) } : {},
+  );
   // The guard, or joining the cluster, comes before anything is written to the database.
   const node = await openNode(config, log, db, target, standIn).catch(async (e: unknown) => {
     await db.close().catch(() => {});
@@ -244,4 +251,13 @@ export async function createRuntime(
     },
   };
   return runtime;
+}
+
+/** A node of another cluster protocol, as the operator error a refused join is (one line, exit 2). */
+async function refuseAnotherProtocolAsConfig(kysely: Kysely<Database>, nodeId: string | undefined) {
+  try {
+    await refuseAnotherProtocol(kysely, nodeId);
+  } catch (e) {
+    throw e instanceof NodeRefusedError ? new ConfigError(e.message) : e;
+  }
 }

@@ -5,11 +5,12 @@
  * (core/ids.ts), so two nodes never mint the same id; a slot stays reserved for a while after its
  * node stops (ten TTLs), then a new node may take it and the old row goes.
  */
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { CLUSTER_PROTOCOL } from '../core/cluster.js';
 import { DB_NOW_MS, dbNow } from './leases.js';
 import type { Db } from './database.js';
 import { processAlive } from './database-held.js';
-import type { ClusterNodesTable } from './schema.js';
+import type { ClusterNodesTable, Database } from './schema.js';
 
 export const SLOTS = 16;
 /** A stopped node's slot (and row) is kept this many TTLs before another node may reuse it. */
@@ -27,6 +28,8 @@ export interface NodeInfo {
   startedAt: number;
   heartbeatAt: number;
   alive: boolean;
+  /** The cluster protocol it speaks (core/cluster.ts). */
+  protocol: number;
 }
 
 export interface NodeRegistration {
@@ -37,13 +40,18 @@ export interface NodeRegistration {
   ttlMs: number;
 }
 
-/** A node cannot join: its id is a live node's, or every slot is taken. */
+/** A node cannot join: its id is a live node's, a live node speaks another protocol, or every slot is taken. */
 export class NodeRefusedError extends Error {}
 
-type Row = ClusterNodesTable & { now: number };
+/** `protocol` may be missing: a database older than 0010, read before migrating. */
+type Row = Omit<ClusterNodesTable, 'protocol'> & { protocol?: number; now: number };
 
 export class NodeRegistry {
-  constructor(private readonly db: Db) {}
+  /** `protocol`: the one this node speaks (another value only in tests, as an older node). */
+  constructor(
+    private readonly db: Db,
+    private readonly protocol: number = CLUSTER_PROTOCOL,
+  ) {}
 
   /**
    * Adds this node (or renews its row after it was gone) and answers its slot. It is not given
@@ -61,6 +69,8 @@ export class NodeRegistry {
           `node id ${n.nodeId} is in use by a live node (pid ${same.pid} on ${same.host}); give each node its own --node-id`,
         );
       }
+      const refusal = anotherProtocol(rows, this.protocol, n.nodeId);
+      if (refusal) throw refusal;
       if (same && same.pid !== n.pid) {
         // A previous life of this node (restarted with a fixed --node-id): its leases end now,
         // so this one takes its tenants at once, under new epochs.
@@ -82,8 +92,8 @@ export class NodeRegistry {
       const gone = rows.filter((r) => !held(r)).map((r) => r.node_id);
       if (gone.length) await trx.deleteFrom('cluster_nodes').where('node_id', 'in', gone).execute();
       await sql`insert into cluster_nodes
-        (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
-        values (${n.nodeId}, ${n.url}, ${n.host}, ${n.pid}, ${slot}, ${n.ttlMs}, 0, ${DB_NOW_MS}, ${DB_NOW_MS})`.execute(
+        (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at, protocol)
+        values (${n.nodeId}, ${n.url}, ${n.host}, ${n.pid}, ${slot}, ${n.ttlMs}, 0, ${DB_NOW_MS}, ${DB_NOW_MS}, ${this.protocol})`.execute(
         trx,
       );
       return slot;
@@ -116,6 +126,7 @@ export class NodeRegistry {
         startedAt: Number(r.started_at),
         heartbeatAt: Number(r.heartbeat_at),
         alive: isAlive(r),
+        protocol: protocolOf(r),
       })),
     };
   }
@@ -125,6 +136,43 @@ export class NodeRegistry {
     await this.db.kysely.deleteFrom('cluster_nodes').where('node_id', '=', nodeId).execute();
   }
 }
+
+/**
+ * Refuses (NodeRefusedError) when a live node of another cluster protocol is registered, read
+ * before this release migrates the database: a node that cannot join must leave the database as
+ * the running release has it. A database without the registry (new) or without its `protocol`
+ * column (older nodes: protocol 1) is read as such.
+ */
+export async function refuseAnotherProtocol(
+  kysely: Kysely<Database>,
+  nodeId: string | undefined,
+  protocol: number = CLUSTER_PROTOCOL,
+): Promise<void> {
+  let rows: Row[];
+  try {
+    ({ rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(kysely));
+  } catch {
+    return; // no registry yet: nothing runs on this database
+  }
+  const refusal = anotherProtocol(rows, protocol, nodeId);
+  if (refusal) throw refusal;
+}
+
+function anotherProtocol(
+  rows: Row[],
+  protocol: number,
+  nodeId: string | undefined,
+): NodeRefusedError | undefined {
+  const other = rows.find((r) => isAlive(r) && r.node_id !== nodeId && protocolOf(r) !== protocol);
+  if (!other) return undefined;
+  return new NodeRefusedError(
+    `node ${other.node_id} (pid ${other.pid} on ${other.host}) runs cluster protocol ${protocolOf(other)} and this node ${protocol}: ` +
+      'a cluster runs one protocol; stop every node of the other release, then start this one (docs/cluster.md § Upgrading)',
+  );
+}
+
+/** Rows of nodes older than the column have none. */
+const protocolOf = (r: Row) => Number(r.protocol ?? 1);
 
 /** The row is this process's, or a crashed earlier process's of this host. */
 function sameProcessOrGone(r: Row, n: NodeRegistration): boolean {

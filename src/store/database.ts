@@ -27,14 +27,27 @@ export interface Db {
 
 export class DatabaseError extends Error {}
 
+export interface OpenOptions {
+  /** Runs on the database before any migration; a throw leaves it unmigrated and is the open's. */
+  beforeMigrating?: (kysely: Kysely<Database>) => Promise<void>;
+}
+
 /** Opens the database, runs pending migrations, and answers once it is usable. */
-export async function openDatabase(target: DatabaseTarget): Promise<Db> {
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Db> {
   const { kysely, dialect } = await connect(target);
   try {
     await kysely.selectNoFrom(sql<number>`1`.as('one')).execute();
   } catch (e) {
     await kysely.destroy().catch(() => {});
     throw new DatabaseError(`database not reachable (${describe(target)}): ${(e as Error).message}`);
+  }
+  if (options.beforeMigrating) {
+    try {
+      await options.beforeMigrating(kysely);
+    } catch (e) {
+      await kysely.destroy().catch(() => {});
+      throw e;
+    }
   }
   const schema = target.kind === 'postgres' ? target.schema : undefined;
   const migrator = new Migrator({
@@ -49,7 +62,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   const { error } = await migrator.migrateToLatest();
   if (error) {
     await kysely.destroy().catch(() => {});
-    throw new DatabaseError(`database migration failed: ${(error as Error).message ?? String(error)}`);
+    const message = (error as Error).message ?? String(error);
+    // Kysely's words for a migration the database ran that this release does not have.
+    const newer = /previously executed migration (\S+) is missing/.exec(message)?.[1];
+    throw new DatabaseError(
+      newer
+        ? `database migration failed: the database has migration ${newer}, which this release does not know; a newer release migrated it, and an older one cannot run on it (docs/cluster.md § Upgrading)`
+        : `database migration failed: ${message}`,
+    );
   }
   return {
     kysely,

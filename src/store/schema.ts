@@ -105,6 +105,8 @@ export interface ClusterNodesTable {
   eligible: number;
   started_at: number;
   heartbeat_at: number;
+  /** The node's CLUSTER_PROTOCOL (core/cluster.ts); 1 for a node older than the column. */
+  protocol: number;
 }
 
 /** A tenant's lease: held by `owner_node` until `expires_at`; `epoch` grows with every new grant. */

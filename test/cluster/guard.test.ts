@@ -10,6 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { DEFAULTS } from '../../src/server/config.js';
 import { startServer } from '../../src/server/serve.js';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { CLUSTER_PROTOCOL } from '../../src/core/cluster.js';
+import { migrationProvider } from '../../src/store/migrations/index.js';
 import { DatabaseHeldError } from '../../src/store/holder-guard.js';
 import { runCli as runCliWithin } from '../helpers/cli.js';
 import { clusterEnv, freshDatabase, startNodeProcess, uniqueName } from '../helpers/cluster.js';
@@ -144,6 +149,50 @@ describe('the guard on PostgreSQL', { skip: env.skip }, () => {
     // Its shared hold was released: a standalone server may start.
     const s = await startNodeProcess(['--database-url', database.url, '--node-id', 'after'], 'after');
     await s.stop();
+  });
+
+  it('a node of the next cluster protocol is refused while one of the previous runs, leaving its database unmigrated; it starts once that node left', async () => {
+    const previous = await freshDatabase();
+    // The database as the previous release left it: migrated through 0009, one node alive,
+    // registered before nodes recorded their protocol.
+    const pool = new pg.Pool({ connectionString: previous.url, max: 1 });
+    const k = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const all = await migrationProvider.getMigrations();
+      const through0009 = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0010'));
+      const migrated = await new Migrator({
+        db: k,
+        provider: { getMigrations: async () => through0009 },
+        allowUnorderedMigrations: true,
+      }).migrateToLatest();
+      assert.equal(migrated.error, undefined);
+      const nowMs = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+      await sql`insert into cluster_nodes (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
+        values ('old-release', null, 'elsewhere', 4242, 0, 60000, 1, ${nowMs}, ${nowMs})`.execute(k);
+      const ran = async () =>
+        (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(k)).rows.map(
+          (r) => r.name.slice(0, 4),
+        );
+
+      const cluster = uniqueName('g').replace(/_/g, '-');
+      const args = ['--database-url', previous.url, '--nats', NATS_URL, '--cluster-name', cluster];
+      assertRefused(
+        await runCli(['serve', '--port', '0', ...args, '--node-id', 'new-release']),
+        new RegExp(
+          `node old-release \\(pid 4242 on elsewhere\\) runs cluster protocol 1 and this node ${CLUSTER_PROTOCOL}: .*stop every node of the other release`,
+        ),
+      );
+      assert.equal((await ran()).at(-1), '0009', 'the refused node did not migrate the database');
+
+      // The old node leaves (a stop removes its row): the new release migrates and starts.
+      await sql`delete from cluster_nodes where node_id = 'old-release'`.execute(k);
+      const fresh = await startNodeProcess([...args, '--node-id', 'new-release'], 'new-release');
+      await fresh.stop();
+      assert.equal((await ran()).at(-1), '0010');
+    } finally {
+      await k.destroy();
+      await previous.drop();
+    }
   });
 
   it('a cluster node whose node id is a live node’s is refused', async () => {

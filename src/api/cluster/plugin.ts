@@ -68,7 +68,7 @@ export function render(s: ClusterState) {
         startedAt: iso(n.startedAt),
         lastHeartbeat: iso(n.heartbeatAt),
         alive: n.alive,
-        ...(s.clustered ? { acceptsTenants: n.eligible } : {}),
+        ...(s.clustered ? { acceptsTenants: n.eligible, protocol: n.protocol } : {}),
         tenants: tenantsOf(owned.get(n.nodeId), s.clustered),
       })),
       ...orphans.map((id) => ({ id, alive: false, tenants: tenantsOf(owned.get(id), s.clustered) })),

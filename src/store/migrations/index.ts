@@ -248,6 +248,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('live_call_history').ifExists().execute();
     },
   },
+  // A node records the cluster protocol it speaks; one of another protocol cannot join while it
+  // runs (docs/cluster.md § Upgrading). Nodes older than this column count as protocol 1.
+  '0010_cluster_protocol': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('cluster_nodes')
+        .addColumn('protocol', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('cluster_nodes').dropColumn('protocol').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,9 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { CLUSTER_PROTOCOL } from '../../../src/core/cluster.js';
 import { NodeRefusedError, NodeRegistry, SLOTS } from '../../../src/store/cluster-nodes.js';
 import type { Db } from '../../../src/store/database.js';
-import { LeaseStore } from '../../../src/store/leases.js';
+import { DB_NOW_MS, LeaseStore } from '../../../src/store/leases.js';
 import { clusterEnv } from '../../helpers/cluster.js';
 import { freshSchemaDb } from '../../helpers/cluster-db.js';
 
@@ -69,6 +71,46 @@ describe('the cluster node registry', { skip: env.skip }, () => {
     const again = await new LeaseStore(db).acquire(77, 'phoenix', 5000);
     assert.ok(again.acquired && again.epoch === 2);
     await nodes.remove('phoenix');
+  });
+
+  it('a node of another cluster protocol cannot join while a live node of another one runs, either way', async () => {
+    const older = new NodeRegistry(db, CLUSTER_PROTOCOL - 1);
+    await older.register(reg('old-a', 300));
+    const refusal = (node: string, theirs: number, mine: number) => (e: unknown) =>
+      e instanceof NodeRefusedError &&
+      e.message.includes(`node ${node} (pid 1 on h) runs cluster protocol ${theirs} and this node ${mine}`);
+    await assert.rejects(
+      nodes.register(reg('new-a')),
+      refusal('old-a', CLUSTER_PROTOCOL - 1, CLUSTER_PROTOCOL),
+    );
+    const listed = (await nodes.list()).nodes.find((n) => n.nodeId === 'old-a')!;
+    assert.equal(listed.protocol, CLUSTER_PROTOCOL - 1);
+    assert.equal(
+      (await nodes.list()).nodes.find((n) => n.nodeId === 'new-a'),
+      undefined,
+      'no row for it',
+    );
+    // Another node of the old release still joins its own.
+    await older.register(reg('old-b', 300));
+    await older.remove('old-b');
+    // Once the old node's heartbeat is past its TTL (it was killed), the new one joins...
+    await sleep(400);
+    await nodes.register(reg('new-a'));
+    // ...and the old release cannot come back beside it.
+    await assert.rejects(
+      older.register(reg('old-c')),
+      refusal('new-a', CLUSTER_PROTOCOL, CLUSTER_PROTOCOL - 1),
+    );
+    await nodes.remove('new-a');
+    await older.remove('old-a');
+  });
+
+  it('a node older than the protocol column counts as protocol 1', async () => {
+    await sql`insert into cluster_nodes (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
+      values ('pre', null, 'h', 1, 9, 60000, 1, ${DB_NOW_MS}, ${DB_NOW_MS})`.execute(db.kysely);
+    assert.equal((await nodes.list()).nodes.find((n) => n.nodeId === 'pre')!.protocol, 1);
+    await assert.rejects(nodes.register(reg('post')), /runs cluster protocol 1 and this node/);
+    await nodes.remove('pre');
   });
 
   it('a removed node’s heartbeat says so (it must register again)', async () => {

@@ -22,6 +22,7 @@ const node = (nodeId: string, over: Partial<NodeInfo> = {}): NodeInfo => ({
   startedAt: NOW - 10_000,
   heartbeatAt: NOW - 100,
   alive: true,
+  protocol: 2,
   ...over,
 });
 const lease = (tenantId: number, owner: string, expiresAt = NOW + 4000): Lease =>
