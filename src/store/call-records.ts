@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { normalizeNumber } from '../directory/directory.js';
-import { CompiledShapes } from './compiled-shapes.js';
+import { CompiledShapes, excludedOf } from './compiled-shapes.js';
 import type { Db } from './database.js';
 import type { CallRecordsTable, Database } from './schema.js';
 
@@ -48,8 +48,9 @@ const BATCH_ROWS = 500;
 type Row = Selectable<CallRecordsTable>;
 
 export class CallRecordStore {
-  /** The reads' queries, compiled once per shape (compiled-shapes.ts). */
+  /** The reads' queries, and the record's write, compiled once per shape (compiled-shapes.ts). */
   private readonly reads: CompiledShapes<Row>;
+  private readonly writes: CompiledShapes<unknown>;
   /**
    * Records' `data` as parsed, by id, with the text it was parsed from. Parsing it was the largest
    * item left of the call reads (about 47,000 instructions a record; issue 19), and a finished
@@ -60,16 +61,25 @@ export class CallRecordStore {
 
   constructor(private readonly db: Db) {
     this.reads = new CompiledShapes(db.kysely);
+    this.writes = new CompiledShapes(db.kysely);
   }
 
   /** Writes (or rewrites) the record; `into`: a transaction it is part of. */
   async write(r: CallRecord, into: Kysely<Database> = this.db.kysely): Promise<void> {
     const row = toRow(r);
-    await into
-      .insertInto('call_records')
-      .values(row)
-      .onConflict((oc) => oc.column('smdr_call_id').doUpdateSet({ ...row }))
-      .execute();
+    await this.writes.rows(
+      'upsert',
+      Object.values(row),
+      () =>
+        into
+          .insertInto('call_records')
+          .values(row)
+          .onConflict((oc) =>
+            // A rewrite sets every column again from the row it was given (no parameters twice).
+            oc.column('smdr_call_id').doUpdateSet((eb) => excludedOf(eb, Object.keys(row), ['smdr_call_id'])),
+          ),
+      into,
+    );
   }
 
   /**

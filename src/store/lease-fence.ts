@@ -9,9 +9,13 @@
  * without a query (and on SQLite, which has no cluster).
  */
 import { type Kysely, sql } from 'kysely';
+import { CompiledShapes } from './compiled-shapes.js';
 import { StaleEpochError } from '../core/cluster.js';
 import { DB_NOW_MS } from './leases.js';
 import type { Database } from './schema.js';
+
+/** The check, compiled once (PostgreSQL's SQL: epoch 0, the only one SQLite sees, never runs it). */
+const fence = new CompiledShapes<{ ok: number }>();
 
 export async function assertEpoch(
   trx: Kysely<Database>,
@@ -20,10 +24,18 @@ export async function assertEpoch(
   epoch: number,
 ): Promise<void> {
   if (epoch === 0) return;
-  const { rows } = await sql<{ ok: number }>`
-    select 1 as ok from tenant_leases
-    where tenant_id = ${tenantId} and owner_node = ${nodeId} and epoch = ${epoch}
-      and expires_at > ${DB_NOW_MS}
-    for share`.execute(trx);
+  const rows = await fence.rows(
+    'fence',
+    [tenantId, nodeId, epoch],
+    () => ({
+      compile: () =>
+        sql<{ ok: number }>`
+        select 1 as ok from tenant_leases
+        where tenant_id = ${tenantId} and owner_node = ${nodeId} and epoch = ${epoch}
+          and expires_at > ${DB_NOW_MS}
+        for share`.compile(trx),
+    }),
+    trx,
+  );
   if (!rows.length) throw new StaleEpochError(tenantId, epoch);
 }

@@ -9,6 +9,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { CallRecordStore, type CallRecord } from './call-records.js';
+import { CompiledShapes, excludedOf } from './compiled-shapes.js';
 import type { Db } from './database.js';
 import { assertEpoch } from './lease-fence.js';
 import type { CcAgentStatesTable, Database, LiveCallsTable } from './schema.js';
@@ -75,9 +76,12 @@ export interface LeftState {
 
 export class LiveStateStore {
   private readonly records: CallRecordStore;
+  /** A batch's statements, compiled once per shape and row count (compiled-shapes.ts). */
+  private readonly writes: CompiledShapes<unknown>;
 
   constructor(private readonly db: Db) {
     this.records = new CallRecordStore(db);
+    this.writes = new CompiledShapes(db.kysely);
   }
 
   async apply(b: LiveStateBatch): Promise<void> {
@@ -85,67 +89,76 @@ export class LiveStateStore {
       await assertEpoch(trx, b.tenantId, b.lease.nodeId, b.lease.epoch);
       const owner = { owner_node: b.lease.nodeId, epoch: b.lease.epoch, updated_at: b.at };
       if (b.calls.length > 0) {
-        await trx
-          .insertInto('live_calls')
-          .values(
-            b.calls.map((c) => ({
-              tenant_id: b.tenantId,
-              smdr_call_id: c.smdrCallId,
-              waiting: c.waiting ? 1 : 0,
-              started_at: c.startedAt,
-              data: JSON.stringify(c.data),
-              ...owner,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['tenant_id', 'smdr_call_id']).doUpdateSet((eb) => ({
-              waiting: eb.ref('excluded.waiting'),
-              data: eb.ref('excluded.data'),
-              ...owner,
-            })),
-          )
-          .execute();
+        const rows = b.calls.map((c) => ({
+          tenant_id: b.tenantId,
+          smdr_call_id: c.smdrCallId,
+          waiting: c.waiting ? 1 : 0,
+          started_at: c.startedAt,
+          data: JSON.stringify(c.data),
+          ...owner,
+        }));
+        // A call's start never changes: the rest is set again from the row proposed.
+        await this.upsert(trx, 'live_calls', rows, ['tenant_id', 'smdr_call_id'], ['started_at']);
         await this.writeHistory(trx, b.tenantId, b.calls);
       }
       if (b.agents.length > 0) {
-        await trx
-          .insertInto('cc_agent_states')
-          .values(
-            b.agents.map((a) => ({
-              tenant_id: b.tenantId,
-              ext: a.ext,
-              data: JSON.stringify(a.data),
-              ...owner,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(['tenant_id', 'ext'])
-              .doUpdateSet((eb) => ({ data: eb.ref('excluded.data'), ...owner })),
-          )
-          .execute();
+        const rows = b.agents.map((a) => ({
+          tenant_id: b.tenantId,
+          ext: a.ext,
+          data: JSON.stringify(a.data),
+          ...owner,
+        }));
+        await this.upsert(trx, 'cc_agent_states', rows, ['tenant_id', 'ext']);
       }
       for (const r of b.records) await this.records.write(r, trx);
       const gone = [...b.removed, ...b.records.map((r) => r.smdrCallId)];
       if (gone.length > 0) {
         for (const table of ['live_calls', 'live_call_history'] as const)
-          await trx
-            .deleteFrom(table)
-            .where('tenant_id', '=', b.tenantId)
-            .where('smdr_call_id', 'in', gone)
-            .execute();
+          await this.deleteCalls(trx, table, b.tenantId, gone);
       }
     });
   }
 
+  /**
+   * Inserts `rows` (their columns in the same order), or sets every column but the `key` and the
+   * `kept` ones of the row already there; compiled once per table and row count.
+   */
+  private upsert(
+    trx: Kysely<Database>,
+    table: 'live_calls' | 'cc_agent_states',
+    rows: Record<string, unknown>[],
+    key: string[],
+    kept: string[] = [],
+  ): Promise<unknown[]> {
+    const build = () =>
+      trx
+        .insertInto(table)
+        .values(rows as never)
+        .onConflict((oc) =>
+          oc
+            .columns(key as never)
+            .doUpdateSet((eb) => excludedOf(eb, Object.keys(rows[0]!), [...key, ...kept])),
+        );
+    return this.writes.rows(shapeOf(`upsert:${table}`, rows.length), rows.flatMap(Object.values), build, trx);
+  }
+
+  private deleteCalls(
+    trx: Kysely<Database>,
+    table: 'live_calls' | 'live_call_history',
+    tenantId: number,
+    smdrCallIds: string[],
+  ): Promise<unknown[]> {
+    return this.writes.rows(
+      shapeOf(`delete:${table}`, smdrCallIds.length),
+      [tenantId, ...smdrCallIds],
+      () => trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('smdr_call_id', 'in', smdrCallIds),
+      trx,
+    );
+  }
+
   private async writeHistory(trx: Kysely<Database>, tenantId: number, calls: LiveCallWrite[]): Promise<void> {
     const replaced = calls.filter((c) => c.history.from === 0).map((c) => c.smdrCallId);
-    if (replaced.length > 0)
-      await trx
-        .deleteFrom('live_call_history')
-        .where('tenant_id', '=', tenantId)
-        .where('smdr_call_id', 'in', replaced)
-        .execute();
+    if (replaced.length > 0) await this.deleteCalls(trx, 'live_call_history', tenantId, replaced);
     const rows = calls.flatMap((c) =>
       c.history.items.map((item, i) => ({
         tenant_id: tenantId,
@@ -154,11 +167,15 @@ export class LiveStateStore {
         data: JSON.stringify(item),
       })),
     );
-    for (let i = 0; i < rows.length; i += HISTORY_ROWS_A_STATEMENT)
-      await trx
-        .insertInto('live_call_history')
-        .values(rows.slice(i, i + HISTORY_ROWS_A_STATEMENT))
-        .execute();
+    for (let i = 0; i < rows.length; i += HISTORY_ROWS_A_STATEMENT) {
+      const slice = rows.slice(i, i + HISTORY_ROWS_A_STATEMENT);
+      await this.writes.rows(
+        shapeOf('insert:live_call_history', slice.length),
+        slice.flatMap(Object.values),
+        () => trx.insertInto('live_call_history').values(slice),
+        trx,
+      );
+    }
   }
 
   /**
@@ -235,6 +252,14 @@ export class LiveStateStore {
 
 /** Rows a history insert carries (well under either engine's limit on a statement's parameters). */
 const HISTORY_ROWS_A_STATEMENT = 1000;
+
+/**
+ * Row counts up to this have their statements kept compiled (a batch of a busy tenant's 20 ms);
+ * a larger one (a takeover's or a seed's) is compiled for itself.
+ */
+const KEPT_ROW_COUNTS = 32;
+
+const shapeOf = (what: string, rows: number) => (rows <= KEPT_ROW_COUNTS ? `${what}:${rows}` : undefined);
 
 function toCall(r: Selectable<LiveCallsTable>, history: unknown[]): StoredLiveCall {
   return {

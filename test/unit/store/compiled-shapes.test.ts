@@ -71,5 +71,26 @@ for (const { name, target } of testTargets()) {
       assert.deepEqual(await shapes.rows('right', [1001, base], build), []);
       await db.close();
     });
+
+    test('a shape runs on the executor it is given: in a transaction, it is rolled back with it', async () => {
+      const db = await openDatabase(target());
+      const shapes = new CompiledShapes<unknown>();
+      const row = { tenant_id: 7, out_sms: 1, out_mms: 0, in_sms: 0, in_mms: 0 };
+      const build = (on: typeof db.kysely) => () => on.insertInto('text_counters').values(row);
+      await assert.rejects(
+        db.kysely.transaction().execute(async (trx) => {
+          await shapes.rows('insert', Object.values(row), build(trx), trx);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      const counted = () =>
+        db.kysely.selectFrom('text_counters').selectAll().where('tenant_id', '=', 7).execute();
+      assert.deepEqual(await counted(), [], 'rolled back with its transaction');
+      await shapes.rows('insert', Object.values(row), build(db.kysely), db.kysely);
+      assert.equal((await counted()).length, 1);
+      await assert.rejects(shapes.rows('insert', Object.values(row), build(db.kysely)), /nothing to run on/);
+      await db.close();
+    });
   });
 }

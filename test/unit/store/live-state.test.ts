@@ -120,6 +120,40 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test('the same batch shapes again (kept compiled) write the new values; a larger batch too', async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      const records = new CallRecordStore(db);
+      for (const round of [1, 2, 3]) {
+        await store.apply(
+          batch({
+            at: 100 * round,
+            calls: [{ ...call('30', round, round % 2 === 1), startedAt: 30 + round }],
+            agents: [{ ext: '103', data: { round } }],
+            records: [{ ...unanswered('31'), outcome: `round ${round}`, data: { round } }],
+          }),
+        );
+        const all = await store.loadAll();
+        assert.deepEqual(
+          all.calls.map((c) => [c.smdrCallId, c.data, c.waiting, c.startedAt, c.updatedAt]),
+          [['30', { version: round }, round % 2 === 1, 31, 100 * round]],
+          'a call upserted again keeps its start and takes the rest',
+        );
+        assert.deepEqual(
+          all.agents.map((a) => [a.ext, a.data, a.updatedAt]),
+          [['103', { round }, 100 * round]],
+        );
+        const rewritten = await records.get(1001, '31');
+        assert.deepEqual([rewritten?.outcome, rewritten?.data], [`round ${round}`, { round }]);
+      }
+      // More rows than a kept shape holds: built for itself.
+      const many = Array.from({ length: 40 }, (_, i) => call(String(100 + i)));
+      await store.apply(batch({ calls: many, removed: ['30'] }));
+      await store.apply(batch({ removed: many.map((c) => c.smdrCallId) }));
+      assert.deepEqual((await store.loadAll()).calls, []);
+      await db.close();
+    });
+
     test("a call's history: added to from where it stands, replaced from 0, gone with the call", async () => {
       const db = await openDatabase(target());
       const store = new LiveStateStore(db);
