@@ -120,11 +120,13 @@ export class ContactCenter {
   }
 
   /**
-   * Moves whenever an agent state read may answer differently, for any tenant run here (an agent's
-   * state changed, restored or forgotten, a reset). Its durations move with the clock besides.
+   * Moves whenever an agent state read may answer differently, for any tenant run here: an agent's
+   * state changed, restored or forgotten, a reset, and any change of the switch's legs (an agent's
+   * phone state is read from them, also where the switch raises no event). Only grows. Its
+   * durations move with the clock besides.
    */
   get agentGeneration(): number {
-    return this.cc.agents.changes;
+    return this.cc.agents.changes + this.cc.sw.stateGeneration();
   }
 
   /** updateAgentState: `Ready` or a presence option name. sign_out states sign the agent out of every queue. */

@@ -24,6 +24,11 @@ export interface AcdSwitch {
   legsOf(tenantId: number, ext: string): LegView[];
   legs(tenantId: number): LegView[];
   liveLegs(tenantId: number, ext?: string): LegSummary[];
+  /**
+   * Grows with every change of the switch's live state (a leg, presence, a registration, a reset):
+   * what reads built from its legs (an agent's phone state) are kept on.
+   */
+  stateGeneration(): number;
   /** Whether the tenant has a leg here that has not ended (or a turn under way): one index lookup. */
   hasLiveCalls(tenantId: number): boolean;
   /** The tenant's live calls, each as its record would read if it ended now. */

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
@@ -106,7 +107,12 @@ export async function createRuntime(
   // A node of another cluster protocol is refused before this release migrates the database.
   const db = await openDatabase(
     target,
-    config.nats.length ? { beforeMigrating: (k) => refuseAnotherProtocolAsConfig(k, config.nodeId) } : {},
+    config.nats.length
+      ? {
+          beforeMigrating: (k) =>
+            refuseAnotherProtocolAsConfig(k, { nodeId: config.nodeId, host: hostname(), pid: process.pid }),
+        }
+      : {},
   );
   // The guard, or joining the cluster, comes before anything is written to the database.
   const node = await openNode(config, log, db, target, standIn).catch(async (e: unknown) => {
@@ -254,9 +260,12 @@ export async function createRuntime(
 }
 
 /** A node of another cluster protocol, as the operator error a refused join is (one line, exit 2). */
-async function refuseAnotherProtocolAsConfig(kysely: Kysely<Database>, nodeId: string | undefined) {
+async function refuseAnotherProtocolAsConfig(
+  kysely: Kysely<Database>,
+  me: Parameters<typeof refuseAnotherProtocol>[1],
+) {
   try {
-    await refuseAnotherProtocol(kysely, nodeId);
+    await refuseAnotherProtocol(kysely, me);
   } catch (e) {
     throw e instanceof NodeRefusedError ? new ConfigError(e.message) : e;
   }

@@ -194,7 +194,7 @@ function toRow(r: CallRecord) {
     smdr_call_id: r.smdrCallId,
     tenant_id: r.tenantId,
     started_at: r.startedAt,
-    answered_at: r.answeredAt,
+    answered_at: r.answeredAt ?? null,
     ended_at: r.endedAt,
     from_number: r.from,
     to_number: r.to,

@@ -69,7 +69,7 @@ export class NodeRegistry {
           `node id ${n.nodeId} is in use by a live node (pid ${same.pid} on ${same.host}); give each node its own --node-id`,
         );
       }
-      const refusal = anotherProtocol(rows, this.protocol, n.nodeId);
+      const refusal = anotherProtocol(rows, this.protocol, n);
       if (refusal) throw refusal;
       if (same && same.pid !== n.pid) {
         // A previous life of this node (restarted with a fixed --node-id): its leases end now,
@@ -138,32 +138,36 @@ export class NodeRegistry {
 }
 
 /**
- * Refuses (NodeRefusedError) when a live node of another cluster protocol is registered, read
- * before this release migrates the database: a node that cannot join must leave the database as
- * the running release has it. A database without the registry (new) or without its `protocol`
- * column (older nodes: protocol 1) is read as such.
+ * Refuses (NodeRefusedError) when a node of another cluster protocol may still run, read before
+ * this release migrates the database: a node that cannot join must leave the database as the
+ * running release has it. A node may still run while its row is kept (ten TTLs after its last
+ * heartbeat: one that was only late beats again, and the release before this check cannot be
+ * told to stop); a node that stopped gracefully has no row. This node's own earlier row (this
+ * process, or a crashed one of this host) is not another node. A database without the registry
+ * (new) or without its `protocol` column (older nodes: protocol 1) is read as such.
  */
 export async function refuseAnotherProtocol(
   kysely: Kysely<Database>,
-  nodeId: string | undefined,
+  me: Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined },
   protocol: number = CLUSTER_PROTOCOL,
 ): Promise<void> {
-  let rows: Row[];
-  try {
-    ({ rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(kysely));
-  } catch {
-    return; // no registry yet: nothing runs on this database
-  }
-  const refusal = anotherProtocol(rows, protocol, nodeId);
+  const { rows: found } = await sql<{
+    t: string | null;
+  }>`select to_regclass('cluster_nodes')::text as t`.execute(kysely);
+  if (!found[0]?.t) return; // no registry yet: no node has run on this database
+  const { rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(kysely);
+  const refusal = anotherProtocol(rows, protocol, me);
   if (refusal) throw refusal;
 }
 
 function anotherProtocol(
   rows: Row[],
   protocol: number,
-  nodeId: string | undefined,
+  me: Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined },
 ): NodeRefusedError | undefined {
-  const other = rows.find((r) => isAlive(r) && r.node_id !== nodeId && protocolOf(r) !== protocol);
+  const other = rows.find(
+    (r) => protocolOf(r) !== protocol && mayRun(r) && !(r.node_id === me.nodeId && sameProcessOrGone(r, me)),
+  );
   if (!other) return undefined;
   return new NodeRefusedError(
     `node ${other.node_id} (pid ${other.pid} on ${other.host}) runs cluster protocol ${protocolOf(other)} and this node ${protocol}: ` +
@@ -171,12 +175,16 @@ function anotherProtocol(
   );
 }
 
-/** Rows of nodes older than the column have none. */
 const protocolOf = (r: Row) => Number(r.protocol ?? 1);
 
 /** The row is this process's, or a crashed earlier process's of this host. */
-function sameProcessOrGone(r: Row, n: NodeRegistration): boolean {
+function sameProcessOrGone(r: Row, n: Pick<NodeRegistration, 'host' | 'pid'>): boolean {
   return r.host === n.host && (r.pid === n.pid || !processAlive(r.pid));
+}
+
+/** Its row is kept: the node stopped within ten TTLs without leaving, or is only late. */
+function mayRun(r: Row): boolean {
+  return Number(r.heartbeat_at) + SLOT_HOLD_TTLS * Number(r.ttl_ms) > Number(r.now);
 }
 
 function isAlive(r: Row): boolean {

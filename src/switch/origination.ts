@@ -220,6 +220,8 @@ export function originAnswered(core: Core, leg: Leg): void {
   core.clearLegTimer(leg);
   if (leg.pstn) leg.pstn.answered = true;
   if (leg.origin?.kind === 'dial' && leg.origin.prompt) {
+    // Off-hook, waiting for the prompt: no event says so, but reads of the legs change.
+    core.stateChanges++;
     leg.state = 'dialing';
     leg.awaitingPrompt = true;
     return;

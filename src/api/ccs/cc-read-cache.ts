@@ -20,11 +20,11 @@ import type { CcRuntime } from './cc-runtime.js';
  *   changed (`ContactCenter.textGeneration`: a message counted, a reset, a tenant taken over or
  *   given up). In a cluster the read and the simulator's count both run on the tenant's owner.
  *
- * - `agents`: an agent's state. Kept while neither the directory, the contact center's calls nor
- *   its agents changed (`ContactCenter.agentGeneration`: a state changed, restored or forgotten,
- *   a reset; the calls' count besides, as a call's legs make the phone state), and only within
- *   the second its three durations (`HH:MM:SS`) read the same in (the handler marks it,
- *   route-core/kept-window.ts). In a cluster the read runs on the tenant's owner.
+ * - `agents`: an agent's state. Kept while neither the directory nor the agents changed
+ *   (`ContactCenter.agentGeneration`: a state changed, restored or forgotten, a reset, any change
+ *   of the switch's legs, which make the phone state), and only within the second its three
+ *   durations (`HH:MM:SS`) read the same in (the handler marks it, route-core/kept-window.ts).
+ *   In a cluster the read runs on the tenant's owner.
  */
 export type CcKeptBy = 'directory' | 'calls' | 'texts' | 'agents';
 
@@ -50,7 +50,7 @@ function cachedReads({ directory, contactCenter, clock }: CcRuntime): Record<CcK
     texts: { cache: new ReadCache(), generation: () => directory.generation + contactCenter.textGeneration },
     agents: {
       cache: new ReadCache(),
-      generation: () => directory.generation + contactCenter.callGeneration + contactCenter.agentGeneration,
+      generation: () => directory.generation + contactCenter.agentGeneration,
       now: () => clock.now(),
     },
   };

@@ -11,6 +11,7 @@ export class FakeSwitch implements AcdSwitch {
   readonly log: string[] = [];
   private readonly agentLegs = new Map<string, LegView[]>();
   private seq = 1000;
+  private legChanges = 0;
   failOffersTo = new Set<string>();
   /** Failures of fact listeners and deferred work (the real switch reports them too). */
   readonly errors: unknown[] = [];
@@ -93,7 +94,12 @@ export class FakeSwitch implements AcdSwitch {
     );
   }
 
+  stateGeneration(): number {
+    return this.legChanges;
+  }
+
   setLeg(ext: string, smdrCallId: string, state: CallState): LegView {
+    this.legChanges++;
     const legs = (this.agentLegs.get(ext) ?? []).filter((l) => l.smdrCallId !== smdrCallId);
     const leg: LegView = {
       callObserverId: `${smdrCallId}${ext}`,
@@ -117,6 +123,7 @@ export class FakeSwitch implements AcdSwitch {
     return leg;
   }
   dropLeg(ext: string, smdrCallId: string): void {
+    this.legChanges++;
     this.agentLegs.set(
       ext,
       (this.agentLegs.get(ext) ?? []).filter((l) => l.smdrCallId !== smdrCallId),

@@ -5,7 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { CLUSTER_PROTOCOL } from '../../../src/core/cluster.js';
-import { NodeRefusedError, NodeRegistry, SLOTS } from '../../../src/store/cluster-nodes.js';
+import {
+  NodeRefusedError,
+  NodeRegistry,
+  refuseAnotherProtocol,
+  SLOTS,
+} from '../../../src/store/cluster-nodes.js';
 import type { Db } from '../../../src/store/database.js';
 import { DB_NOW_MS, LeaseStore } from '../../../src/store/leases.js';
 import { clusterEnv } from '../../helpers/cluster.js';
@@ -46,6 +51,7 @@ describe('the cluster node registry', { skip: env.skip }, () => {
     assert.equal(me.url, 'http://x');
     await sleep(400);
     assert.equal((await nodes.list()).nodes.find((n) => n.nodeId === 'short')!.alive, false);
+    await nodes.remove('short');
   });
 
   it('refuses a second live node with the same id, but lets the same process register again', async () => {
@@ -73,9 +79,9 @@ describe('the cluster node registry', { skip: env.skip }, () => {
     await nodes.remove('phoenix');
   });
 
-  it('a node of another cluster protocol cannot join while a live node of another one runs, either way', async () => {
+  it('a node of another cluster protocol cannot join while a node of another one may run, either way', async () => {
     const older = new NodeRegistry(db, CLUSTER_PROTOCOL - 1);
-    await older.register(reg('old-a', 300));
+    await older.register(reg('old-a', 100));
     const refusal = (node: string, theirs: number, mine: number) => (e: unknown) =>
       e instanceof NodeRefusedError &&
       e.message.includes(`node ${node} (pid 1 on h) runs cluster protocol ${theirs} and this node ${mine}`);
@@ -91,10 +97,24 @@ describe('the cluster node registry', { skip: env.skip }, () => {
       'no row for it',
     );
     // Another node of the old release still joins its own.
-    await older.register(reg('old-b', 300));
+    await older.register(reg('old-b', 100));
     await older.remove('old-b');
-    // Once the old node's heartbeat is past its TTL (it was killed), the new one joins...
-    await sleep(400);
+    // Past its TTL it may only be late (its next heartbeat would find its row): still refused,
+    // before migrating too...
+    await sleep(200);
+    assert.equal((await nodes.list()).nodes.find((n) => n.nodeId === 'old-a')!.alive, false);
+    await assert.rejects(
+      nodes.register(reg('new-a')),
+      refusal('old-a', CLUSTER_PROTOCOL - 1, CLUSTER_PROTOCOL),
+    );
+    const me = { nodeId: 'new-a', host: 'h2', pid: 2 };
+    await assert.rejects(
+      refuseAnotherProtocol(db.kysely, me),
+      /node old-a \(pid 1 on h\) runs cluster protocol/,
+    );
+    // ...and once its row is gone (ten TTLs after its last heartbeat: it was killed), the new one joins...
+    await sleep(1_000);
+    await refuseAnotherProtocol(db.kysely, me);
     await nodes.register(reg('new-a'));
     // ...and the old release cannot come back beside it.
     await assert.rejects(
@@ -103,6 +123,18 @@ describe('the cluster node registry', { skip: env.skip }, () => {
     );
     await nodes.remove('new-a');
     await older.remove('old-a');
+  });
+
+  it("this node's own earlier row (a crashed process of this host) is not another node", async () => {
+    const host = hostname();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await new NodeRegistry(db, CLUSTER_PROTOCOL - 1).register({ ...reg('same'), host, pid: dead });
+    await refuseAnotherProtocol(db.kysely, { nodeId: 'same', host, pid: process.pid });
+    await assert.rejects(
+      refuseAnotherProtocol(db.kysely, { nodeId: 'other', host, pid: process.pid }),
+      /node same \(pid \d+ on .+\) runs cluster protocol/,
+    );
+    await nodes.remove('same');
   });
 
   it('a node older than the protocol column counts as protocol 1', async () => {

@@ -205,8 +205,11 @@ describe('click to call', () => {
       { id: out.pstnCallId, to: out.to, state: out.state, direction: out.direction },
       { id: leg.callObserverId, to: '+15557654321', state: 'ringing', direction: 'outbound' },
     );
+    const before = h.sw.stateGeneration();
     h.clock.advance(2000);
     assert.equal(h.sw.pstnCalls()[0].state, 'dialing');
+    assert.deepEqual(h.calls(A), ['dial', 'ringing'], 'off-hook, waiting for the key: no event');
+    assert.ok(h.sw.stateGeneration() > before, 'but the legs changed: what reads them is not kept');
     assert.deepEqual(h.calls(B), []);
     h.sw.pstnDigits(out.pstnCallId, '1');
     assert.deepEqual(h.calls(B), ['offer', 'ringing']);
