@@ -13,7 +13,7 @@
  * NATS (forwarded requests and their answers, a socket's `.state`, events, directory, clock,
  * security and in-flight messages) and the forms of the live state one node writes and another
  * takes over (`live_calls`, `live_call_history`, `cc_agent_states`). A node refuses to join a
- * cluster while a live node of another protocol runs (docs/cluster.md § Upgrading). Raise it
+ * cluster while a node of another protocol may still run (docs/cluster.md § Upgrading). Raise it
  * with any change a node of the previous release would misread; a release that leaves all of
  * these as they were keeps it, and its nodes can replace the previous ones one at a time.
  *

@@ -40,7 +40,7 @@ export interface NodeRegistration {
   ttlMs: number;
 }
 
-/** A node cannot join: its id is a live node's, a live node speaks another protocol, or every slot is taken. */
+/** A node cannot join: its id is a live node's, a node of another protocol may run, or every slot is taken. */
 export class NodeRefusedError extends Error {}
 
 /** `protocol` may be missing: a database older than 0010, read before migrating. */
