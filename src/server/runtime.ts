@@ -21,7 +21,7 @@ import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js
 import { SqlEntityStore } from '../store/entity-store.js';
 import type { Database } from '../store/schema.js';
 import { LiveStateStore } from '../store/live-state.js';
-import { NodeRefusedError, refuseAnotherProtocol } from '../store/cluster-nodes.js';
+import { type NodeIdentity, NodeRefusedError, refuseAnotherProtocol } from '../store/cluster-nodes.js';
 import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import { type Config, ConfigError } from './config.js';
@@ -260,10 +260,7 @@ export async function createRuntime(
 }
 
 /** A node of another cluster protocol, as the operator error a refused join is (one line, exit 2). */
-async function refuseAnotherProtocolAsConfig(
-  kysely: Kysely<Database>,
-  me: Parameters<typeof refuseAnotherProtocol>[1],
-) {
+async function refuseAnotherProtocolAsConfig(kysely: Kysely<Database>, me: NodeIdentity) {
   try {
     await refuseAnotherProtocol(kysely, me);
   } catch (e) {

@@ -40,6 +40,9 @@ export interface NodeRegistration {
   ttlMs: number;
 }
 
+/** Who is starting, for the protocol check (its id, when the operator gave one). */
+export type NodeIdentity = Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined };
+
 /** A node cannot join: its id is a live node's, a node of another protocol may run, or every slot is taken. */
 export class NodeRefusedError extends Error {}
 
@@ -148,7 +151,7 @@ export class NodeRegistry {
  */
 export async function refuseAnotherProtocol(
   kysely: Kysely<Database>,
-  me: Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined },
+  me: NodeIdentity,
   protocol: number = CLUSTER_PROTOCOL,
 ): Promise<void> {
   const { rows: found } = await sql<{
@@ -160,11 +163,7 @@ export async function refuseAnotherProtocol(
   if (refusal) throw refusal;
 }
 
-function anotherProtocol(
-  rows: Row[],
-  protocol: number,
-  me: Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined },
-): NodeRefusedError | undefined {
+function anotherProtocol(rows: Row[], protocol: number, me: NodeIdentity): NodeRefusedError | undefined {
   const other = rows.find(
     (r) => protocolOf(r) !== protocol && mayRun(r) && !(r.node_id === me.nodeId && sameProcessOrGone(r, me)),
   );
