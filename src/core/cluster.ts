@@ -66,6 +66,20 @@ export class StandaloneMembership implements Membership {
   }
 }
 
+/**
+ * The fencing token of a tenant's durable write: the node that writes and the lease epoch it
+ * writes under. Epoch 0 is a standalone server's, which no store checks.
+ */
+export interface WriteLease {
+  nodeId: string;
+  epoch: number;
+}
+
+/** A write fenced by one tenant's lease. */
+export interface TenantLease extends WriteLease {
+  tenantId: number;
+}
+
 /** Refused: a durable write under a lease epoch that is no longer the tenant's current one. */
 export class StaleEpochError extends Error {
   constructor(

@@ -1,4 +1,5 @@
 /** What the webhook store keeps (docs/events.md, "Webhooks"); shapes of storage, not of the wire. */
+import type { TenantLease } from './cluster.js';
 
 export interface WebhookAttempt {
   /** Epoch ms on the server's clock. */
@@ -29,12 +30,19 @@ export interface StoredWebhook {
   state: string;
 }
 
-/** Where webhooks and their delivery queues are kept, so they outlive a restart. */
+/**
+ * Where webhooks and their delivery queues are kept, so they outlive a restart. A write given a
+ * lease is fenced by it (docs/cluster.md, "Webhooks"): refused with `StaleEpochError`, writing
+ * nothing, unless the lease is still the tenant's current one; a write under epoch 0 (a
+ * standalone server) or without a lease is not checked.
+ */
 export interface WebhookStorePort {
   /** Every webhook and delivery, in delivery order; with `tenantId`, that tenant's only. */
   loadAll(tenantId?: number): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }>;
-  saveWebhook(w: StoredWebhook): Promise<void>;
+  saveWebhook(w: StoredWebhook, lease?: TenantLease): Promise<void>;
   deleteWebhook(id: string): Promise<void>;
-  saveDelivery(d: StoredDelivery): Promise<void>;
+  saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void>;
+  /** Resolves while the lease is the tenant's current one; rejects with `StaleEpochError` else. */
+  assertLease(lease: TenantLease): Promise<void>;
   clear(): Promise<void>;
 }

@@ -8,6 +8,7 @@
  * passes; an owner whose lease is no longer current is refused and writes nothing.
  */
 import type { Kysely, Selectable } from 'kysely';
+import type { WriteLease } from '../core/cluster.js';
 import { CallRecordStore, type CallRecord } from './call-records.js';
 import { CompiledShapes, excludedOf } from './compiled-shapes.js';
 import type { Db } from './database.js';
@@ -15,10 +16,7 @@ import { assertEpoch } from './lease-fence.js';
 import type { CcAgentStatesTable, Database, LiveCallsTable } from './schema.js';
 
 /** Who writes: the tenant's owner, under its lease epoch. */
-export interface Lease {
-  nodeId: string;
-  epoch: number;
-}
+export type Lease = WriteLease;
 
 export interface LiveCallRow {
   smdrCallId: string;

@@ -1,9 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { TenantLease } from '../core/cluster.js';
 import type { StoredDelivery, StoredWebhook, WebhookStorePort } from '../core/webhooks.js';
 import type { Db } from './database.js';
+import { assertEpoch } from './lease-fence.js';
+import type { Database } from './schema.js';
 
-/** Webhooks and their deliveries in `webhooks` / `webhook_deliveries` (SQLite or PostgreSQL). */
+/**
+ * Webhooks and their deliveries in `webhooks` / `webhook_deliveries` (SQLite or PostgreSQL). A
+ * write under a cluster lease runs in a transaction behind the lease fence (lease-fence.ts).
+ */
 export class SqlWebhookStore implements WebhookStorePort {
   constructor(private readonly db: Db) {}
+
+  private async fenced(lease: TenantLease | undefined, op: (k: Kysely<Database>) => Promise<unknown>) {
+    if (!lease || lease.epoch === 0) {
+      await op(this.db.kysely);
+      return;
+    }
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await assertEpoch(trx, lease.tenantId, lease.nodeId, lease.epoch);
+      await op(trx);
+    });
+  }
+
+  assertLease(lease: TenantLease): Promise<void> {
+    return this.fenced(lease, async () => {});
+  }
 
   async loadAll(tenantId?: number): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }> {
     const k = this.db.kysely;
@@ -30,13 +52,15 @@ export class SqlWebhookStore implements WebhookStorePort {
     };
   }
 
-  async saveWebhook(w: StoredWebhook): Promise<void> {
+  async saveWebhook(w: StoredWebhook, lease?: TenantLease): Promise<void> {
     const row = { id: w.id, tenant_id: w.tenantId, owner: w.owner, state: w.state };
-    await this.db.kysely
-      .insertInto('webhooks')
-      .values(row)
-      .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state }))
-      .execute();
+    await this.fenced(lease, (k) =>
+      k
+        .insertInto('webhooks')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state }))
+        .execute(),
+    );
   }
 
   async deleteWebhook(id: string): Promise<void> {
@@ -46,7 +70,7 @@ export class SqlWebhookStore implements WebhookStorePort {
     });
   }
 
-  async saveDelivery(d: StoredDelivery): Promise<void> {
+  async saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void> {
     const row = {
       id: d.id,
       webhook_id: d.webhookId,
@@ -55,13 +79,15 @@ export class SqlWebhookStore implements WebhookStorePort {
       status: d.status,
       attempts: JSON.stringify(d.attempts),
     };
-    await this.db.kysely
-      .insertInto('webhook_deliveries')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ status: row.status, attempts: row.attempts, position: row.position }),
-      )
-      .execute();
+    await this.fenced(lease, (k) =>
+      k
+        .insertInto('webhook_deliveries')
+        .values(row)
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet({ status: row.status, attempts: row.attempts, position: row.position }),
+        )
+        .execute(),
+    );
   }
 
   async clear(): Promise<void> {

@@ -3,7 +3,8 @@
  * PostgreSQL schema and the real NATS JetStream, tenant 1001 owned by node A. What A's switch
  * and contact center raise reaches B's sockets as the same frames in the same order; a socket
  * resumes on B from a cursor it got on A; a webhook is delivered once, by the owner, and its
- * queue goes on with the next owner after a takeover.
+ * queue goes on with the next owner after a takeover; one with no delivery yet is given the
+ * events raised since it was made; an owner whose lease another node took sends nothing.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -279,6 +280,100 @@ describe('cluster events across two nodes', { skip: why }, () => {
       assert.equal(new Set(taken.map((d) => d.deliveryId)).size, 8);
     } finally {
       await receiver.close();
+      for (const n of [a, b]) await n.membership.assign(1001, 'a');
+    }
+  });
+
+  /** A webhook of CAROL's presence on node A, delivering to `url`; resolves once it is stored. */
+  async function storedHook(url: string): Promise<string> {
+    const created = await getJson(a, '/api/v1/webhooks', CAROL, {
+      method: 'POST',
+      json: { url, secret: 'whsec_cluster-0123456789abcdef', presenceEventAccounts: ['102@1001'] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.webhookId as string;
+    const end = Date.now() + 10_000;
+    const k = b.runtime.db.kysely;
+    while (!(await k.selectFrom('webhooks').select('id').where('id', '=', id).executeTakeFirst())) {
+      if (Date.now() > end) throw new Error('the webhook was not stored');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return id;
+  }
+
+  test('a webhook with no delivery yet: the next owner delivers the events raised since it was made', async () => {
+    const taken: { sequence: number; webhookId: string; event: string }[] = [];
+    const receiver = await startReceiver((n, res) => {
+      taken.push(JSON.parse(receiver.received[n]!.body) as (typeof taken)[number]);
+      res.statusCode = 204;
+      res.end();
+    });
+    try {
+      const id = await storedHook(receiver.url);
+      // A gives the tenant up before any event; a third owner raises two that nobody queues.
+      const x = new StaticMembership('x');
+      await x.assign(1001, 'x');
+      const third = await testBus({ clusterName, membership: x });
+      for (const n of [a, b]) await n.membership.assign(1001, 'x');
+      const start = b.bus.position();
+      for (const name of ['dndOn', 'dndOff'] as const)
+        third.publish({
+          type: 'presence',
+          name,
+          tenantId: 1001,
+          observed: '102@1001',
+          at: a.runtime.clock.now(),
+        });
+      assert.ok(await b.bus.caughtUp(), 'node B saw the events');
+      await third.close();
+      assert.equal(receiver.received.length, 0);
+      // B takes over: its webhook has no delivery to go on from, only the point it was made at.
+      for (const n of [a, b]) await n.membership.assign(1001, 'b');
+      await until(() => taken.length >= 2, 'two deliveries', 20_000);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(
+        taken.map((d) => [d.webhookId, d.event]),
+        [
+          [id, 'dndOn'],
+          [id, 'dndOff'],
+        ],
+      );
+      const [s1, s2] = taken.map((d) => d.sequence);
+      assert.ok(start < s1! && s1! < s2!, `${start} < ${s1} < ${s2}`);
+    } finally {
+      await receiver.close();
+      for (const n of [a, b]) await n.membership.assign(1001, 'a');
+    }
+  });
+
+  test('an owner whose lease was taken, before it hears so, delivers nothing; the new owner delivers', async () => {
+    const taken: { sequence: number; event: string }[] = [];
+    const receiver = await startReceiver((n, res) => {
+      taken.push(JSON.parse(receiver.received[n]!.body) as { sequence: number; event: string });
+      res.statusCode = 204;
+      res.end();
+    });
+    try {
+      await storedHook(receiver.url);
+      // B is granted the lease (a new epoch, in the database); A is not told, as if it were paused.
+      await b.membership.assign(1001, 'b');
+      assert.equal(a.membership.owns(1001), true);
+      const mine = async () =>
+        ((await getJson(a, '/api/v1/webhooks', CAROL)).body._embedded.webhooks as unknown[]).length;
+      const before = await mine();
+      assert.ok(before >= 1);
+      // A's switch still raises the event; both nodes consume it from the stream.
+      toggleDnd(1);
+      await until(() => taken.length >= 1, 'the delivery', 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(receiver.received.length, 1, JSON.stringify(taken));
+      assert.equal(taken[0]!.event, dnd ? 'dndOn' : 'dndOff');
+      // A's webhooks of the tenant stopped when the database refused its lease.
+      assert.equal(await mine(), 0);
+    } finally {
+      await receiver.close();
+      // A hears of the loss, then gains the tenant again under a lease above B's.
+      for (const n of [a, b]) await n.membership.assign(1001, 'b');
       for (const n of [a, b]) await n.membership.assign(1001, 'a');
     }
   });

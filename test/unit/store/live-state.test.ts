@@ -12,18 +12,9 @@ import { openDatabase } from '../../../src/store/database.js';
 import type { Db } from '../../../src/store/database.js';
 import { type LiveStateBatch, LiveStateStore } from '../../../src/store/live-state.js';
 import { dropSchemas, testTargets } from '../../helpers/databases.js';
+import { grantLease as grant } from '../../helpers/leases.js';
 
 after(dropSchemas);
-
-/** The tenant's lease row: `node` holds it under `epoch` for an hour (what the fence reads). */
-async function grant(db: Db, tenantId: number, node: string, epoch: number): Promise<void> {
-  const lease = { owner_node: node, epoch, expires_at: Date.now() + 3_600_000, granted_at: Date.now() };
-  await db.kysely
-    .insertInto('tenant_leases')
-    .values({ tenant_id: tenantId, ...lease })
-    .onConflict((oc) => oc.column('tenant_id').doUpdateSet(lease))
-    .execute();
-}
 
 const batch = (over: Partial<LiveStateBatch>): LiveStateBatch => ({
   tenantId: 1001,

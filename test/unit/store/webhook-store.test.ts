@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { StaleEpochError } from '../../../src/core/cluster.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { SqlWebhookStore } from '../../../src/store/webhook-store.js';
 import { dropSchemas, testTargets } from '../../helpers/databases.js';
+import { grantLease } from '../../helpers/leases.js';
 
 after(dropSchemas);
 
@@ -60,6 +62,44 @@ for (const { name, target } of testTargets()) {
         ],
       );
       assert.deepEqual(loaded.deliveries[0].attempts, [{ at: 5, statusCode: 204, latencyMs: 3 }]);
+    });
+
+    if (name === 'sqlite') return; // no leases there: SQLite is a standalone server's only
+    test('under the lease fence: a stale owner writes nothing and its lease check is refused', async () => {
+      const db = await openDatabase(target());
+      const store = new SqlWebhookStore(db);
+      const a = { tenantId: 1001, nodeId: 'a', epoch: 1 };
+      const b = { tenantId: 1001, nodeId: 'b', epoch: 2 };
+      const hook = { id: 'w1', tenantId: 1001, owner: '{}', state: '{"secret":"old"}' };
+      const delivery = { id: 'd1', webhookId: 'w1', position: 1, body: '{}', attempts: [] };
+      await grantLease(db, 1001, 'a', 1);
+      await store.assertLease(a);
+      await store.saveWebhook(hook, a);
+      await store.saveDelivery({ ...delivery, status: 'pending' }, a);
+
+      // The tenant goes to b under epoch 2; b rotates the secret and delivers.
+      await grantLease(db, 1001, 'b', 2);
+      await store.saveWebhook({ ...hook, state: '{"secret":"new"}' }, b);
+      await store.saveDelivery({ ...delivery, status: 'delivered' }, b);
+      await assert.rejects(store.assertLease(a), StaleEpochError);
+      await assert.rejects(store.saveWebhook(hook, a), StaleEpochError);
+      await assert.rejects(store.saveDelivery({ ...delivery, status: 'failed' }, a), StaleEpochError);
+      await assert.rejects(
+        store.saveDelivery({ ...delivery, id: 'd2', status: 'pending' }, a),
+        StaleEpochError,
+      );
+      await store.assertLease(b);
+
+      const loaded = await store.loadAll(1001);
+      await db.close();
+      assert.deepEqual(
+        loaded.webhooks.map((w) => w.state),
+        ['{"secret":"new"}'],
+      );
+      assert.deepEqual(
+        loaded.deliveries.map((d) => [d.id, d.status]),
+        [['d1', 'delivered']],
+      );
     });
   });
 }

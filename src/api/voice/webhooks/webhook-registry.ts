@@ -1,5 +1,5 @@
 import type { Clock } from '../../../core/clock.js';
-import type { Membership } from '../../../core/cluster.js';
+import { type Membership, StaleEpochError, type TenantLease } from '../../../core/cluster.js';
 import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
@@ -46,6 +46,12 @@ export interface WebhookState {
   /** After a rotation: the secret before it, still signing until `previousUntil` (server clock). */
   previousSecret?: string;
   previousUntil?: number;
+  /**
+   * The sequence of the tenant's last event when the webhook was made: in a cluster, a node that
+   * takes the tenant over reads the events after it back from the stream for a webhook that has
+   * no delivery yet (absent on webhooks made before it was kept: those get none).
+   */
+  after?: number;
 }
 
 /** How long a rotated-out secret still signs (a second signature in the header). */
@@ -68,8 +74,11 @@ export interface Webhook {
  * In a cluster every node sees every event, but a tenant's webhooks live only on its owner, so
  * each event is queued, and delivered, once (docs/cluster.md, "Events"). A node that gains a
  * tenant takes up its webhooks and their stored queues, and queues the events the previous owner
- * had not (those after the last sequence stored, read back from the stream); a node that loses
- * one stops its queues and forgets them, deleting nothing.
+ * had not (those after the last sequence stored, or after the webhook was made, read back from
+ * the stream); a node that loses one stops its queues and forgets them, deleting nothing. The
+ * owner's writes of a tenant's webhooks and deliveries are fenced by its lease, and each delivery
+ * attempt waits for the database to confirm the lease: an owner that lost its lease without
+ * noticing yet is refused, and stops that tenant's webhooks at once (docs/cluster.md, "Webhooks").
  */
 export class WebhookRegistry {
   private readonly byId = new Map<string, Webhook>();
@@ -90,7 +99,7 @@ export class WebhookRegistry {
     private readonly clock: Clock,
     readonly settings: WebhookSettings,
     private readonly log: { error(obj: object, msg: string): void },
-    private readonly membership: Pick<Membership, 'clustered' | 'owns' | 'onChange'>,
+    private readonly membership: Pick<Membership, 'nodeId' | 'clustered' | 'owns' | 'epochOf' | 'onChange'>,
     /** Sees every delivery attempt (the contract tests). */
     private readonly traffic?: TrafficObserver,
   ) {}
@@ -155,10 +164,12 @@ export class WebhookRegistry {
     if (this.closed) return;
     const stored = await this.store.loadAll(tenantId);
     const lastSeq = new Map<string, number>();
-    for (const d of stored.deliveries) {
-      const seq = (JSON.parse(d.body) as { sequence?: unknown }).sequence;
-      if (typeof seq === 'number') lastSeq.set(d.webhookId, Math.max(lastSeq.get(d.webhookId) ?? 0, seq));
-    }
+    const later = (id: string, seq: unknown) => {
+      if (typeof seq === 'number') lastSeq.set(id, Math.max(lastSeq.get(id) ?? 0, seq));
+    };
+    for (const w of stored.webhooks) later(w.id, (JSON.parse(w.state) as WebhookState).after);
+    for (const d of stored.deliveries)
+      later(d.webhookId, (JSON.parse(d.body) as { sequence?: unknown }).sequence);
     const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
     const release = await this.journal.ready(cursors);
     try {
@@ -169,7 +180,7 @@ export class WebhookRegistry {
         if (after !== undefined && !missed)
           this.log.error(
             { webhook: hook.id, after },
-            'webhook takeover: events after its last delivery are gone',
+            'webhook takeover: events after its last delivery (or its making) are gone',
           );
         for (const e of missed ?? []) {
           if (e.channel === 'voice' && this.index.hears(hook.set, e.tags))
@@ -187,7 +198,7 @@ export class WebhookRegistry {
   }
 
   create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
-    const hook = this.add(uuid(), tenantId, owner, state);
+    const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
     this.persist(hook);
     return hook;
   }
@@ -249,7 +260,7 @@ export class WebhookRegistry {
       status: 'pending',
       attempts: [],
     };
-    this.save(again);
+    this.save(hook, again);
     hook.queue.push(again);
     return again;
   }
@@ -284,7 +295,7 @@ export class WebhookRegistry {
       clock: this.clock,
       policy: this.settings,
       attempt: (d) => this.attempt(hook, d),
-      save: (d) => this.save(d),
+      save: (d) => this.save(hook, d),
       failing: (value) => {
         if (hook.state.failing === value || !this.byId.has(hook.id)) return;
         hook.state.failing = value;
@@ -314,11 +325,26 @@ export class WebhookRegistry {
       status: 'pending',
       attempts: [],
     };
-    this.save(d);
+    this.save(hook, d);
     hook.queue.push(d);
   }
 
-  private attempt(hook: Webhook, d: StoredDelivery): Promise<SendResult> {
+  private async attempt(hook: Webhook, d: StoredDelivery): Promise<SendResult> {
+    if (this.membership.clustered) {
+      const lease = this.leaseOf(hook.tenantId);
+      if (!lease) return { error: 'not the owner' };
+      try {
+        await this.store.assertLease(lease);
+      } catch (err) {
+        if (err instanceof StaleEpochError) {
+          this.refused(err);
+          return { error: 'lease lost' };
+        }
+        // The database did not answer: the attempt goes ahead (deliveries are at least once).
+      }
+      // Stopped meanwhile (a write of the tenant's was refused, or the tenant let go).
+      if (this.byId.get(hook.id) !== hook) return { error: 'stopped' };
+    }
     const messageId = (JSON.parse(d.body) as { deliveryId: string }).deliveryId;
     const timestamp = Math.floor(this.clock.now() / 1000);
     const headers = {
@@ -351,21 +377,46 @@ export class WebhookRegistry {
       owner: JSON.stringify(hook.owner),
       state: JSON.stringify(hook.state),
     };
-    this.write(() => this.store.saveWebhook(row));
+    const lease = this.leaseOf(hook.tenantId);
+    this.write(() => this.store.saveWebhook(row, lease));
   }
 
   /** Every change of a delivery is saved at once, in the same turn: the reads follow it here. */
-  private save(d: StoredDelivery): void {
+  private save(hook: Webhook, d: StoredDelivery): void {
     this.changes++;
     const snapshot = { ...d, attempts: [...d.attempts] };
-    this.write(() => this.store.saveDelivery(snapshot));
+    const lease = this.leaseOf(hook.tenantId);
+    this.write(() => this.store.saveDelivery(snapshot, lease));
+  }
+
+  /**
+   * The lease this node writes a tenant's webhooks under, taken when the write is asked for
+   * (epoch 0 on a standalone server). None in a cluster when this node does not own the tenant:
+   * only a client's own change (a request run here while another node took the tenant) is then
+   * written, unfenced, as on a single node.
+   */
+  private leaseOf(tenantId: number): TenantLease | undefined {
+    const epoch = this.membership.epochOf(tenantId);
+    return epoch === undefined ? undefined : { tenantId, nodeId: this.membership.nodeId, epoch };
+  }
+
+  /**
+   * The database refused this node's lease on a tenant: another node owns it, though this one
+   * has not heard yet. Its webhooks stop here now (the loss announced later finds none left); a
+   * lease taken again since, under a newer epoch, is left alone.
+   */
+  private refused(err: StaleEpochError): void {
+    if (this.membership.epochOf(err.tenantId) !== err.epoch) return;
+    this.log.error({ tenantId: err.tenantId, epoch: err.epoch }, 'webhooks stopped here: the lease is lost');
+    this.letGo(err.tenantId);
   }
 
   /** Store writes run one after another, in the order they were asked for. */
   private write(op: () => Promise<void>): void {
     if (this.closed) return;
-    this.writing = this.writing
-      .then(op)
-      .catch((err) => this.log.error({ err }, 'webhook store write failed'));
+    this.writing = this.writing.then(op).catch((err) => {
+      if (err instanceof StaleEpochError) this.refused(err);
+      else this.log.error({ err }, 'webhook store write failed');
+    });
   }
 }

@@ -7,82 +7,188 @@ import {
   type WebhookState,
 } from '../../../../../src/api/voice/webhooks/webhook-registry.js';
 import { VirtualClock } from '../../../../../src/core/clock.js';
-import type { OwnershipChange } from '../../../../../src/core/cluster.js';
+import { type OwnershipChange, StaleEpochError } from '../../../../../src/core/cluster.js';
 import type { Principal } from '../../../../../src/core/permissions.js';
 import type { StoredWebhook, WebhookStorePort } from '../../../../../src/core/webhooks.js';
 
 /**
- * A cluster node's webhooks follow its tenants (docs/cluster.md, "Events"): a node that lets a
+ * A cluster node's webhooks follow its tenants (docs/cluster.md, "Webhooks"): a node that lets a
  * tenant go forgets its webhooks from every index, so taking it up again lists and counts each
- * once (the count is the per-tenant cap's).
+ * once (the count is the per-tenant cap's). Its writes and attempts are fenced by its lease: one
+ * the database refuses stops the tenant's webhooks on that node before anything is sent.
  */
 const carol = { id: 'ext:1001:102', username: '102@1001', tenantId: 1001, ext: '102' } as Principal;
 const state: WebhookState = {
-  url: 'https://hooks.example/a',
+  url: 'http://127.0.0.1:9/a',
   secret: 's',
   accounts: { call: ['102'], presence: [], park: [] },
   failing: false,
   createdAt: 0,
 };
 
-test('a tenant let go and taken up again: its webhooks listed and counted once', async () => {
+const settings = {
+  allowHttp: true,
+  allowPrivate: true,
+  timeoutMs: 1_000,
+  retryWindowMs: 60_000,
+  baseDelayMs: 5_000,
+  maxDelayMs: 60_000,
+};
+
+/** A registry on a cluster node that owns tenant 1001 under epoch 7, with webhook w1 stored. */
+async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
   const stored: StoredWebhook[] = [
     { id: 'w1', tenantId: 1001, owner: JSON.stringify(carol), state: JSON.stringify(state) },
   ];
-  const store: WebhookStorePort = {
-    loadAll: async (tenantId) => ({
-      webhooks: stored.filter((w) => tenantId === undefined || w.tenantId === tenantId),
-      deliveries: [],
-    }),
-    saveWebhook: async () => {},
-    deleteWebhook: async () => {},
-    saveDelivery: async () => {},
-    clear: async () => {},
-  };
   const journal = {
     ready: async () => () => {},
     since: () => [],
     follow: () => {},
     unfollow: () => {},
+    last: () => 0,
   } as unknown as EventJournal;
-  let owned = true;
-  let changed: ((c: OwnershipChange) => Promise<void> | void) | undefined;
+  const node = {
+    owned: true,
+    epoch: 7,
+    changed: undefined as ((c: OwnershipChange) => Promise<void> | void) | undefined,
+    errors: [] as string[],
+    frames: 0,
+  };
   const membership = {
+    nodeId: 'a',
     clustered: true,
-    owns: () => owned,
+    owns: () => node.owned,
+    epochOf: () => (node.owned ? node.epoch : undefined),
     onChange: (l: (c: OwnershipChange) => Promise<void> | void) => {
-      changed = l;
+      node.changed = l;
       return () => {};
     },
   };
-  const settings = {
-    allowHttp: true,
-    allowPrivate: true,
-    timeoutMs: 1_000,
-    retryWindowMs: 60_000,
-    baseDelayMs: 5_000,
-    maxDelayMs: 60_000,
-  };
-  const log = { error: () => {} };
   const registry = new WebhookRegistry(
-    store,
+    {
+      loadAll: async (tenantId) => ({
+        webhooks: stored.filter((w) => tenantId === undefined || w.tenantId === tenantId),
+        deliveries: [],
+      }),
+      saveWebhook: async () => {},
+      deleteWebhook: async () => {},
+      saveDelivery: async () => {},
+      assertLease: async () => {},
+      clear: async () => {},
+      ...store,
+    },
     new SubscriptionIndex(),
     journal,
     new VirtualClock(0),
     settings,
-    log,
+    { error: (_obj, msg) => node.errors.push(msg) },
     membership,
+    { response: () => {}, frame: () => node.frames++ },
   );
   await registry.load();
+  return { registry, node };
+}
+
+/** The fan-out gives w1 one event (what a presence event of its account renders to). */
+const deliverOne = (registry: WebhookRegistry) =>
+  registry.listOf(carol)[0]!.set.deliver('{"subscriptionSetId":"w1","sequence":3,"event":"dndOn"}');
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 5_000;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('a tenant let go and taken up again: its webhooks listed and counted once', async () => {
+  const { registry, node } = await clusterRegistry();
   const seen = () => [registry.listOf(carol).map((h) => h.id), registry.countOf(1001)];
   assert.deepEqual(seen(), [['w1'], 1]);
   const before = registry.generation;
-  owned = false;
-  await changed!({ tenantId: 1001, owned: false, epoch: 1 });
+  node.owned = false;
+  await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
   assert.deepEqual(seen(), [[], 0], 'let go: neither listed nor counted');
   assert.ok(registry.generation > before, 'the kept reads of its webhooks are dropped');
-  owned = true;
-  await changed!({ tenantId: 1001, owned: true, epoch: 2 });
+  node.owned = true;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
   assert.deepEqual(seen(), [['w1'], 1], 'taken up again: listed and counted once');
+  await registry.close();
+});
+
+test('a delivery is attempted once the database confirmed the lease, under it', async () => {
+  const fences: unknown[] = [];
+  const { registry, node } = await clusterRegistry({
+    assertLease: async (lease) => void fences.push(['attempt', lease]),
+    saveDelivery: async (d, lease) => void fences.push([d.status, lease]),
+  });
+  deliverOne(registry);
+  await until(() => node.frames === 1, 'the attempt');
+  const lease = { tenantId: 1001, nodeId: 'a', epoch: 7 };
+  assert.deepEqual(fences.slice(0, 2), [
+    ['pending', lease],
+    ['attempt', lease],
+  ]);
+  await registry.close();
+});
+
+test('the lease refused before an attempt: nothing is sent, and the tenant’s webhooks stop here', async () => {
+  const { registry, node } = await clusterRegistry({
+    assertLease: async (lease) => {
+      throw new StaleEpochError(lease.tenantId, lease.epoch);
+    },
+  });
+  deliverOne(registry);
+  await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(node.frames, 0, 'no delivery left this node');
+  assert.equal(registry.countOf(1001), 0);
+  assert.ok(node.errors.includes('webhooks stopped here: the lease is lost'), JSON.stringify(node.errors));
+  await registry.close();
+});
+
+test('a write refused by the lease fence stops the tenant’s webhooks, and the attempt under way', async () => {
+  let checked = false;
+  const { registry, node } = await clusterRegistry({
+    saveDelivery: async (_d, lease) => {
+      throw new StaleEpochError(lease!.tenantId, lease!.epoch);
+    },
+    // The attempt's own check answers late (and passes): the write's refusal came first.
+    assertLease: () => new Promise<void>((r) => setTimeout(r, 50)).then(() => void (checked = true)),
+  });
+  deliverOne(registry);
+  await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
+  await until(() => checked, 'the attempt’s check');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(node.frames, 0, 'the webhook stopped before its attempt went out');
+  await registry.close();
+});
+
+test('a refusal under an epoch the node no longer holds leaves a newer lease’s webhooks alone', async () => {
+  let refuse: (() => void) | undefined;
+  const { registry, node } = await clusterRegistry({
+    // The first write (the new delivery's) is held, then refused; any later one passes.
+    saveDelivery: (_d, lease) =>
+      refuse
+        ? Promise.resolve()
+        : new Promise((_r, reject) => {
+            refuse = () => reject(new StaleEpochError(lease!.tenantId, lease!.epoch));
+          }),
+  });
+  deliverOne(registry);
+  await until(() => refuse !== undefined, 'the write');
+  // Meanwhile the node lost the tenant and took it again under epoch 8; then epoch 7's write fails.
+  node.owned = false;
+  await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
+  node.owned = true;
+  node.epoch = 8;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
+  refuse!();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(
+    registry.listOf(carol).map((h) => h.id),
+    ['w1'],
+  );
+  assert.deepEqual(node.errors, []);
   await registry.close();
 });
