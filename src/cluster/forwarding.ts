@@ -23,7 +23,8 @@ import { NoAnswer, ReplyMux } from './reply-mux.js';
  * second (a socket opened a moment ago may not be registered yet), the socket exists nowhere
  * and the request runs where it arrived (its 404 is the same everywhere).
  * The holder also answers `<prefix>.ws.<webSocketId>.state` (what the socket holds) for a node
- * that needs it to answer a request of its own tenant (the status reads by subscription set).
+ * that needs it to answer a request of its own tenant (the status reads by subscription set),
+ * and `<prefix>.ws.<id>.takeover` (a resume on another node: the socket closes here first).
  * A holder lets a socket go by draining its subscription, not dropping it: NATS may have sent it
  * a request before it heard the unsubscription, and the NATS client drops a message for a
  * subscription it no longer has, unanswered (its sender would wait the whole time-out). Such a
@@ -65,12 +66,15 @@ const ALL_WAIT_MS = 2_000;
 const HEARD_WAIT_MS = 1_000;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
-const socketSubject = (prefix: string, webSocketId: string, what: 'http' | 'state' | '*') =>
+const socketSubject = (prefix: string, webSocketId: string, what: SocketAsk | '*') =>
   `${prefix}.ws.${webSocketId}.${what}`;
 /** A webSocketId as a subject token: a client's path segment may hold anything. */
 const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 /** The queue group of a socket's subscriptions: NATS gives each request to one holder. */
 const HOLDERS = 'holder';
+/** What a socket's holder is asked: a request on it, what it holds, or to let a resume take it. */
+type SocketAsk = 'http' | 'state' | 'takeover';
+const DONE = encodeFrame({ status: 200, headers: {} });
 const MOVED = encodeFrame({ refused: 'moved' });
 const NO_BODY = new Uint8Array(0);
 
@@ -112,7 +116,7 @@ export class Forwarding implements Placement {
     return 'socket' in target && this.sockets.has(target.socket);
   }
 
-  holdSocket(id: string, state: () => unknown): () => void {
+  holdSocket(id: string, state: () => unknown, takeOver?: (identity: string) => Promise<void>): () => void {
     if (!SUBJECT_TOKEN.test(id)) return () => {};
     const sub: Subscription = this.opts.nats.subscribe(socketSubject(this.opts.prefix, id, '*'), {
       queue: HOLDERS,
@@ -122,7 +126,12 @@ export class Forwarding implements Placement {
         if (this.sockets.get(id) !== sub) msg.respond(MOVED);
         else if (msg.subject.endsWith('.state'))
           msg.respond(encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
-        else if (this.app) void this.run(this.app, msg);
+        else if (msg.subject.endsWith('.takeover')) {
+          const done = () => msg.respond(DONE);
+          Promise.resolve(takeOver?.(msg.string()))
+            .catch((e: unknown) => this.opts.log.warn({ err: e, socket: id }, 'socket takeover failed'))
+            .finally(done);
+        } else if (this.app) void this.run(this.app, msg);
       },
     });
     const previous = this.sockets.get(id);
@@ -139,6 +148,15 @@ export class Forwarding implements Placement {
     // The server has every subscription this connection sent once it answers a flush's ping.
     // While NATS reconnects nothing can reach the socket anyway: wait a second at most.
     return Promise.race([this.opts.nats.flush().catch(() => {}), sleep(HEARD_WAIT_MS)]);
+  }
+
+  async takeOverSocket(id: string, identity: string): Promise<void> {
+    if (!SUBJECT_TOKEN.test(id) || this.sockets.has(id)) return;
+    try {
+      await this.askSocket(id, 'takeover', new TextEncoder().encode(identity), false);
+    } catch (err) {
+      this.opts.log.warn({ err, socket: id }, 'the node holding a resumed socket did not let it go');
+    }
   }
 
   async socketState(id: string): Promise<unknown> {
@@ -281,7 +299,7 @@ export class Forwarding implements Placement {
    * Asks the node holding socket `id`; undefined when none does (within a second when
    * `waitForNew`). A `moved` answer (the socket's node had just let it go) is asked again.
    */
-  private async askSocket(id: string, what: 'http' | 'state', frame: Uint8Array, waitForNew: boolean) {
+  private async askSocket(id: string, what: SocketAsk, frame: Uint8Array, waitForNew: boolean) {
     const lookUntil = Date.now() + HEARD_WAIT_MS;
     for (;;) {
       const answer = await this.ask(socketSubject(this.opts.prefix, id, what), frame);

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { DEMO } from '../../src/directory/demo-ids.js';
 import type { PresenceEvent } from '../../src/switch/types.js';
 import { CcClient } from '../api/ccs/cc-client.js';
@@ -24,7 +23,7 @@ import {
   type TestNode,
   uniqueClusterName,
 } from '../helpers/cluster-events.js';
-import { drop, openVoice, type RecordingSocket, record, sequences } from '../helpers/resume.js';
+import { drop, openCc, openVoice, type RecordingSocket, sequences } from '../helpers/resume.js';
 import { StaticMembership } from '../helpers/static-membership.js';
 
 const why = await clusterUnavailable();
@@ -51,18 +50,7 @@ async function carolSocket(node: TestNode, query = '') {
 
 /** A contact-center socket of the tenant admin, connected (`resume` as the connect carries it). */
 async function ccSocket(node: TestNode, resume?: unknown) {
-  const client = await CcClient.login(node, '100@1001');
-  const ws = new WebSocket(`${node.wsUrl}/6/v2/sock`);
-  const sock = record(ws);
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  ws.send(
-    JSON.stringify({ request: 'connect', token: client.token, ...(resume === undefined ? {} : { resume }) }),
-  );
-  const [answer] = await sock.waitFor(1);
-  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return openCc(node, (await CcClient.login(node, '100@1001')).token, resume);
 }
 
 /** Event frames only (not the first frame, nor request answers). */

@@ -65,6 +65,22 @@ export function openVoice(s: TestServer, auth: string, query = ''): Promise<Reco
   });
 }
 
+/**
+ * Opens `/6/v2/sock` and connects with `token` (and `resume` as the connect carries it, when
+ * given); resolves with the socket and the connect's answer.
+ */
+export async function openCc(s: Pick<TestServer, 'wsUrl'>, token: string, resume?: unknown) {
+  const ws = new WebSocket(`${s.wsUrl}/6/v2/sock`);
+  const sock = record(ws);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  ws.send(JSON.stringify({ request: 'connect', token, ...(resume === undefined ? {} : { resume }) }));
+  const [answer] = await sock.waitFor(1);
+  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 /** Drops the connection without a closing handshake (as a lost network does), and waits for it. */
 export async function drop(sock: RecordingSocket, s?: TestServer): Promise<void> {
   sock.ws.terminate();

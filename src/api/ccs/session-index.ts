@@ -26,6 +26,10 @@ export class SessionIndex<S extends { principal: Principal }> {
     }
   }
 
+  has(s: S): boolean {
+    return this.all.has(s);
+  }
+
   /** Whether it was held. */
   delete(s: S): boolean {
     if (!this.all.delete(s)) return false;

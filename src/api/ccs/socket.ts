@@ -37,6 +37,8 @@ interface Session {
   only: Set<string> | null;
   /** A resumable session (docs/events.md): its id and where its tenants stood at its start. */
   resume?: { id: string; start: Record<string, number> };
+  /** In a cluster: stops a resume on another node from reaching this socket (Placement.holdSocket). */
+  release?: () => void;
 }
 
 const TEXT = { binary: false };
@@ -84,6 +86,7 @@ export function eventSocket(
   const detach = (s: Session) => {
     if (!sessions.delete(s)) return;
     s.slot.release();
+    s.release?.();
     if (s.resume) continuity.sessions.detach(s.resume.id, sessionState(s.only, s.resume.start));
   };
 
@@ -159,7 +162,8 @@ export function eventSocket(
         // In a cluster a resume is readied first (docs/cluster.md); `release` lets go of it.
         let release = () => {};
         if (resume !== null && resume !== true) {
-          takeOver(resume.session, principal);
+          await takeOver(resume.session.toLowerCase(), principal);
+          if (socket.readyState !== socket.OPEN) return;
           const ready = continuity.prepareResume(resume.session.toLowerCase(), (stored) =>
             ccCursors(directory, principal, resume.after, stored),
           );
@@ -189,6 +193,12 @@ export function eventSocket(
         const opened = openCcSession(continuity, directory, principal, resume);
         session.only = opened.only;
         session.resume = { id: opened.id, start: opened.start };
+        const held = session;
+        held.release = runtime.placement?.holdSocket(
+          opened.id,
+          () => null,
+          (identity) => takenOver(held, identity),
+        );
         send({ response: 'connect', success: true, ...opened.answer });
         for (const e of opened.missed) {
           if (receives(session, ccEventOf(e))) socket.send(withSequence(e.body, e.seq));
@@ -224,13 +234,27 @@ export function eventSocket(
     });
   }
 
-  /** A reconnect resumes a session whose old socket the server still holds: that one closes. */
-  function takeOver(id: string, principal: Principal) {
-    for (const s of [...sessions.values()]) {
-      if (s.resume?.id !== id.toLowerCase() || identityOf(s.principal) !== identityOf(principal)) continue;
-      detach(s);
-      s.socket.close(1000, 'resumed on another connection');
-    }
+  /**
+   * A reconnect resumes a session whose old socket the server still holds: that one closes, here
+   * or, in a cluster, on the node holding it (which has stored the session detached by then).
+   */
+  async function takeOver(id: string, principal: Principal) {
+    const identity = identityOf(principal);
+    const here = [...sessions.values()].filter((s) => s.resume?.id === id);
+    for (const s of here) closeResumed(s, identity);
+    if (here.length === 0) await runtime.placement?.takeOverSocket(id, identity);
+  }
+
+  /** Another node resumes the session of `s` for `identity`: it closes here, its session written. */
+  async function takenOver(s: Session, identity: string) {
+    if (closeResumed(s, identity)) await continuity.sessions.written();
+  }
+
+  function closeResumed(s: Session, identity: string): boolean {
+    if (identityOf(s.principal) !== identity || !sessions.has(s)) return false;
+    detach(s);
+    s.socket.close(1000, 'resumed on another connection');
+    return true;
   }
 }
 

@@ -167,6 +167,11 @@ export class ResumeSessions {
     for (const [id, h] of this.held) if (h.rec.detachedAt !== null) this.end(id);
   }
 
+  /** Resolves once every write asked for so far is done (or failed). */
+  written(): Promise<void> {
+    return this.writes;
+  }
+
   /**
    * Stops writing (the database closes next). Sockets the shutdown closes stay stored as attached;
    * after the restart they count as detached from then on.

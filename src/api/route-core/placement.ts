@@ -35,10 +35,20 @@ export interface Placement {
     body: Buffer | undefined,
   ): Promise<boolean>;
   /**
-   * This node holds the voice socket `id`: its requests come here, and `state` answers what the
-   * socket holds to any node that asks (until the returned release).
+   * This node holds the socket `id` (a voice socket, or a resumable contact-center session): its
+   * requests come here, and `state` answers what the socket holds to any node that asks (until
+   * the returned release). `takeOver`, when given, closes it here for a connection that resumes
+   * it on another node, if `identity` is its owner's; it resolves once the session is stored as
+   * detached.
    */
-  holdSocket(id: string, state: () => unknown): () => void;
+  holdSocket(id: string, state: () => unknown, takeOver?: (identity: string) => Promise<void>): () => void;
+  /**
+   * A connection resumes session `id`, whose socket another node may still hold open (it has not
+   * seen the drop yet): that node closes it, as resumed on another connection, and stores the
+   * session as detached before this resolves. Resolves at once when no node holds it, and never
+   * rejects: a holder that cannot be reached leaves the resume to go on without it.
+   */
+  takeOverSocket(id: string, identity: string): Promise<void>;
   /**
    * Resolves once every node can reach the sockets this node holds so far (their subscriptions
    * are registered): a socket's id is told to its client only then, or the client's first

@@ -3,26 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { DEMO } from '../../../src/directory/demo-ids.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { CcClient } from './cc-client.js';
-import { drop, type RecordingSocket, record } from '../../helpers/resume.js';
+import { drop, openCc, type RecordingSocket } from '../../helpers/resume.js';
 
 const ACME = DEMO.extensionUuid(1001, '103');
 
-/** Opens /6/v2/sock and sends `connect` (with `resume` when given); resolves with its answer. */
-async function connect(s: TestServer, token: string, resume?: unknown) {
-  const ws = new WebSocket(`${s.wsUrl}/6/v2/sock`);
-  const sock = record(ws);
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  ws.send(JSON.stringify({ request: 'connect', token, ...(resume === undefined ? {} : { resume }) }));
-  const [answer] = await sock.waitFor(1);
-  return { sock, answer: answer as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const connect = openCc;
 
 const events = (sock: RecordingSocket) => sock.frames.filter((f) => typeof f.event === 'string');
 const close = async (sock: RecordingSocket) => {

@@ -55,7 +55,12 @@ export class VoiceSockets {
 
   add(s: VoiceSocket): void {
     this.byId.set(s.id, s);
-    if (this.placement) s.release = this.placement.holdSocket(s.id, () => heldState(s));
+    if (this.placement)
+      s.release = this.placement.holdSocket(
+        s.id,
+        () => heldState(s),
+        (identity) => this.takenOver(s.id, identity),
+      );
   }
 
   /**
@@ -140,12 +145,27 @@ export class VoiceSockets {
     return socket;
   }
 
-  /** Closes a resumable socket of `p` that a new connection resumes (its drop not yet seen). */
-  takeOver(id: string, p: Principal): void {
-    const s = this.ownedBy(id, p);
-    if (!s?.resumable) return;
+  /**
+   * Closes a resumable socket of `p` that a new connection resumes (its drop not yet seen): here,
+   * or in a cluster on the node that holds it, which has stored the session as detached when this
+   * resolves.
+   */
+  async takeOver(id: string, p: Principal): Promise<void> {
+    if (this.byId.has(id) || !this.placement) this.closeResumed(id, identityOf(p));
+    else await this.placement.takeOverSocket(id, identityOf(p));
+  }
+
+  /** Another node resumes socket `id` for `identity`: it closes here, its session written. */
+  private async takenOver(id: string, identity: string): Promise<void> {
+    if (this.closeResumed(id, identity)) await this.sessions?.written();
+  }
+
+  private closeResumed(id: string, identity: string): boolean {
+    const s = this.byId.get(id);
+    if (!s?.resumable || identityOf(s.owner) !== identity) return false;
     this.close(id);
     s.ws.close(1000, 'resumed on another connection');
+    return true;
   }
 
   /** Closes the socket `id` (only when it still is connection `ws`, if given). */

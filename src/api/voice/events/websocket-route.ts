@@ -41,8 +41,9 @@ export function registerEventSocket(
           reply,
           problem(400, 'INVALID_FIELD', resume.invalid, [{ type: 'field', value: 'resume' }]),
         );
-      // Resuming a socket the server still holds open (the drop not yet seen) takes it over.
-      if (resume.kind === 'resume') sockets.takeOver(resume.id, principalOf(req));
+      // Resuming a socket the server still holds open (the drop not yet seen) takes it over; in a
+      // cluster, on whichever node holds it.
+      if (resume.kind === 'resume') await sockets.takeOver(resume.id, principalOf(req));
       const refusal = await limits.sockets.check(clientKey(req), () => !req.raw.socket.destroyed);
       if (refusal === 'global') {
         return sendProblem(

@@ -31,6 +31,7 @@ function fakePlacement(here: (t: Target) => boolean, answer = true) {
     gather: async () => [],
     socketsHeard: async () => {},
     socketState: async () => undefined,
+    takeOverSocket: async () => {},
   };
   return { placement, sent };
 }
