@@ -64,6 +64,11 @@ const LOST_GRACE_MS = 300;
 const ALL_WAIT_MS = 2_000;
 /** How long a new socket's first frame, or a request on an unknown socket, waits for NATS. */
 const HEARD_WAIT_MS = 1_000;
+/**
+ * How long a resume waits for the node holding its old socket to let it go: well within the
+ * contact-center connect time-out, so a holder that hangs leaves the resume to go on.
+ */
+const TAKEOVER_WAIT_MS = 2_000;
 
 export const forwardSubject = (prefix: string, nodeId: string) => `${prefix}.node.${nodeId}.http`;
 const socketSubject = (prefix: string, webSocketId: string, what: SocketAsk | '*') =>
@@ -122,16 +127,19 @@ export class Forwarding implements Placement {
       queue: HOLDERS,
       callback: (err, msg) => {
         if (err) return;
-        // Let go of, still draining: the sender asks again.
-        if (this.sockets.get(id) !== sub) msg.respond(MOVED);
-        else if (msg.subject.endsWith('.state'))
-          msg.respond(encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
-        else if (msg.subject.endsWith('.takeover')) {
-          const done = () => msg.respond(DONE);
+        const moved = this.sockets.get(id) !== sub;
+        // A takeover runs even here while draining: the socket may have closed a moment ago, and
+        // what its close stores must be written before the resume reads the session.
+        if (msg.subject.endsWith('.takeover')) {
           Promise.resolve(takeOver?.(msg.string()))
             .catch((e: unknown) => this.opts.log.warn({ err: e, socket: id }, 'socket takeover failed'))
-            .finally(done);
-        } else if (this.app) void this.run(this.app, msg);
+            .finally(() => msg.respond(moved ? MOVED : DONE));
+        }
+        // Let go of, still draining: the sender asks again.
+        else if (moved) msg.respond(MOVED);
+        else if (msg.subject.endsWith('.state'))
+          msg.respond(encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
+        else if (this.app) void this.run(this.app, msg);
       },
     });
     const previous = this.sockets.get(id);
@@ -153,7 +161,7 @@ export class Forwarding implements Placement {
   async takeOverSocket(id: string, identity: string): Promise<void> {
     if (!SUBJECT_TOKEN.test(id) || this.sockets.has(id)) return;
     try {
-      await this.askSocket(id, 'takeover', new TextEncoder().encode(identity), false);
+      await this.askSocket(id, 'takeover', new TextEncoder().encode(identity), false, TAKEOVER_WAIT_MS);
     } catch (err) {
       this.opts.log.warn({ err, socket: id }, 'the node holding a resumed socket did not let it go');
     }
@@ -299,10 +307,16 @@ export class Forwarding implements Placement {
    * Asks the node holding socket `id`; undefined when none does (within a second when
    * `waitForNew`). A `moved` answer (the socket's node had just let it go) is asked again.
    */
-  private async askSocket(id: string, what: SocketAsk, frame: Uint8Array, waitForNew: boolean) {
+  private async askSocket(
+    id: string,
+    what: SocketAsk,
+    frame: Uint8Array,
+    waitForNew: boolean,
+    timeoutMs = this.timeoutMs,
+  ) {
     const lookUntil = Date.now() + HEARD_WAIT_MS;
     for (;;) {
-      const answer = await this.ask(socketSubject(this.opts.prefix, id, what), frame);
+      const answer = await this.ask(socketSubject(this.opts.prefix, id, what), frame, undefined, timeoutMs);
       const moved = answer !== undefined && 'refused' in answer.head && answer.head.refused === 'moved';
       if (answer !== undefined && !moved) return answer;
       if (Date.now() >= lookUntil || this.sockets.has(id) || (!moved && !waitForNew)) return undefined;
@@ -316,10 +330,10 @@ export class Forwarding implements Placement {
    * the request in hand, before NATS saw it go); the answer is then waited for only LOST_GRACE_MS
    * more, so the client hears 503 about when the takeover happens, not after the whole time-out.
    */
-  private async ask(subject: string, frame: Uint8Array, lost?: () => boolean) {
+  private async ask(subject: string, frame: Uint8Array, lost?: () => boolean, timeoutMs = this.timeoutMs) {
     let msg: Msg | undefined;
     try {
-      msg = await this.replies.request(subject, frame, this.timeoutMs, lost);
+      msg = await this.replies.request(subject, frame, timeoutMs, lost);
     } catch (e) {
       const why = e instanceof NoAnswer ? e.why : 'failed';
       if (why === 'lost') {

@@ -245,9 +245,13 @@ export function eventSocket(
     if (here.length === 0) await runtime.placement?.takeOverSocket(id, identity);
   }
 
-  /** Another node resumes the session of `s` for `identity`: it closes here, its session written. */
+  /**
+   * Another node resumes the session of `s` for `identity`: it closes here (if still open), and
+   * what this node stores of the session (its close, now or a moment ago) is written first.
+   */
   async function takenOver(s: Session, identity: string) {
-    if (closeResumed(s, identity)) await continuity.sessions.written();
+    closeResumed(s, identity);
+    await continuity.sessions.written();
   }
 
   function closeResumed(s: Session, identity: string): boolean {

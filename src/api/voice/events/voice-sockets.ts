@@ -155,9 +155,13 @@ export class VoiceSockets {
     else await this.placement.takeOverSocket(id, identityOf(p));
   }
 
-  /** Another node resumes socket `id` for `identity`: it closes here, its session written. */
+  /**
+   * Another node resumes socket `id` for `identity`: it closes here (if still open), and what
+   * this node stores of the session (its close, now or a moment ago) is written first.
+   */
   private async takenOver(id: string, identity: string): Promise<void> {
-    if (this.closeResumed(id, identity)) await this.sessions?.written();
+    this.closeResumed(id, identity);
+    await this.sessions?.written();
   }
 
   private closeResumed(id: string, identity: string): boolean {

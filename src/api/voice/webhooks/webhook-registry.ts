@@ -199,7 +199,7 @@ export class WebhookRegistry {
 
   create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
     const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
-    this.persist(hook);
+    this.persist(hook, 'client');
     return hook;
   }
 
@@ -241,7 +241,7 @@ export class WebhookRegistry {
     hook.state.previousSecret = hook.state.secret;
     hook.state.previousUntil = this.clock.now() + ROTATION_GRACE_MS;
     hook.state.secret = secret;
-    this.persist(hook);
+    this.persist(hook, 'client');
   }
 
   /** Deletes every webhook, its queue and its log. */
@@ -299,7 +299,7 @@ export class WebhookRegistry {
       failing: (value) => {
         if (hook.state.failing === value || !this.byId.has(hook.id)) return;
         hook.state.failing = value;
-        this.persist(hook);
+        this.persist(hook, 'queue');
       },
     });
     this.byId.set(id, hook);
@@ -332,7 +332,11 @@ export class WebhookRegistry {
   private async attempt(hook: Webhook, d: StoredDelivery): Promise<SendResult> {
     if (this.membership.clustered) {
       const lease = this.leaseOf(hook.tenantId);
-      if (!lease) return { error: 'not the owner' };
+      if (!lease) {
+        // The tenant is no longer this node's, though its loss is not announced here yet.
+        this.forget(hook);
+        return { error: 'not the owner' };
+      }
       try {
         await this.store.assertLease(lease);
       } catch (err) {
@@ -369,7 +373,12 @@ export class WebhookRegistry {
     return previousSecret && (previousUntil ?? 0) > this.clock.now() ? [secret, previousSecret] : [secret];
   }
 
-  private persist(hook: Webhook): void {
+  /**
+   * Stores the webhook. A client's change (made, rotated) is written as asked, unfenced, as on a
+   * single node: it was answered already, and is the client's own. The queue's (the `failing`
+   * mark) is the owner's, written under its lease, and not at all by a node without one.
+   */
+  private persist(hook: Webhook, by: 'client' | 'queue'): void {
     this.changes++;
     const row = {
       id: hook.id,
@@ -377,23 +386,27 @@ export class WebhookRegistry {
       owner: JSON.stringify(hook.owner),
       state: JSON.stringify(hook.state),
     };
+    if (by === 'client') return this.write(() => this.store.saveWebhook(row));
     const lease = this.leaseOf(hook.tenantId);
-    this.write(() => this.store.saveWebhook(row, lease));
+    if (lease) this.write(() => this.store.saveWebhook(row, lease));
   }
 
-  /** Every change of a delivery is saved at once, in the same turn: the reads follow it here. */
+  /**
+   * Every change of a delivery is saved at once, in the same turn: the reads follow it here.
+   * Under this node's lease; a node without one (the tenant went elsewhere) writes nothing.
+   */
   private save(hook: Webhook, d: StoredDelivery): void {
     this.changes++;
-    const snapshot = { ...d, attempts: [...d.attempts] };
     const lease = this.leaseOf(hook.tenantId);
+    if (!lease) return;
+    const snapshot = { ...d, attempts: [...d.attempts] };
     this.write(() => this.store.saveDelivery(snapshot, lease));
   }
 
   /**
    * The lease this node writes a tenant's webhooks under, taken when the write is asked for
-   * (epoch 0 on a standalone server). None in a cluster when this node does not own the tenant:
-   * only a client's own change (a request run here while another node took the tenant) is then
-   * written, unfenced, as on a single node.
+   * (epoch 0 on a standalone server, which never lacks one); none in a cluster when this node
+   * does not own the tenant.
    */
   private leaseOf(tenantId: number): TenantLease | undefined {
     const epoch = this.membership.epochOf(tenantId);

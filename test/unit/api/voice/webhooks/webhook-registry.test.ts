@@ -64,6 +64,7 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
       return () => {};
     },
   };
+  const clock = new VirtualClock(0);
   const registry = new WebhookRegistry(
     {
       loadAll: async (tenantId) => ({
@@ -79,14 +80,14 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
     },
     new SubscriptionIndex(),
     journal,
-    new VirtualClock(0),
+    clock,
     settings,
     { error: (_obj, msg) => node.errors.push(msg) },
     membership,
     { response: () => {}, frame: () => node.frames++ },
   );
   await registry.load();
-  return { registry, node };
+  return { registry, node, clock };
 }
 
 /** The fan-out gives w1 one event (what a presence event of its account renders to). */
@@ -190,5 +191,34 @@ test('a refusal under an epoch the node no longer holds leaves a newer lease’s
     ['w1'],
   );
   assert.deepEqual(node.errors, []);
+  await registry.close();
+});
+
+test('a retry due after the lease was lost, before the loss is announced: not sent, nothing written', async () => {
+  const writes: string[] = [];
+  const { registry, node, clock } = await clusterRegistry({
+    saveDelivery: async (d, lease) => void writes.push(`${d.status} ${d.attempts.length} ${lease?.epoch}`),
+  });
+  deliverOne(registry);
+  // The first try fails (nothing listens there) and waits for its retry on the server's clock.
+  await until(() => writes.length === 2, 'the failed try stored');
+  assert.deepEqual(writes, ['pending 0 7', 'pending 1 7']);
+  node.owned = false; // the lease is gone here; the membership has not announced it yet
+  clock.advance(settings.maxDelayMs);
+  await until(() => registry.listOf(carol).length === 0, 'the webhook stopped');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(node.frames, 1, 'the retry was not sent');
+  assert.equal(writes.length, 2, 'nothing written without the lease');
+  await registry.close();
+});
+
+test('a client’s own change is written unfenced, the queue’s under the lease', async () => {
+  const saved: [string, number | undefined][] = [];
+  const { registry } = await clusterRegistry({
+    saveWebhook: async (w, lease) => void saved.push([JSON.parse(w.state).secret as string, lease?.epoch]),
+  });
+  registry.rotate(registry.listOf(carol)[0]!, 'new');
+  await until(() => saved.length === 1, 'the rotation stored');
+  assert.deepEqual(saved, [['new', undefined]]);
   await registry.close();
 });
