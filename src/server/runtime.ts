@@ -22,6 +22,7 @@ import { SqlEntityStore } from '../store/entity-store.js';
 import type { Database } from '../store/schema.js';
 import { LiveStateStore } from '../store/live-state.js';
 import { type NodeIdentity, NodeRefusedError, refuseAnotherProtocol } from '../store/cluster-nodes.js';
+import { refuseHeldDatabase, thisHolder } from '../store/holder-guard.js';
 import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
 import { type Config, ConfigError } from './config.js';
@@ -104,16 +105,21 @@ export async function createRuntime(
   /** A node whose ownership is fixed from outside (`parts`, or a test's own composition). */
   standIn = parts !== undefined,
 ): Promise<Runtime> {
-  // A node of another cluster protocol is refused before this release migrates the database.
-  const db = await openDatabase(
-    target,
-    config.nats.length
-      ? {
-          beforeMigrating: (k) =>
-            refuseAnotherProtocolAsConfig(k, { nodeId: config.nodeId, host: hostname(), pid: process.pid }),
-        }
-      : {},
-  );
+  // A database another server holds, or a node of another cluster protocol, is refused before
+  // this release migrates the database (the guard's hold itself is taken after: openNode).
+  const clustered = config.nats.length > 0;
+  const db = await openDatabase(target, {
+    beforeMigrating: async (k) => {
+      const me = { nodeId: config.nodeId, host: hostname(), pid: process.pid };
+      if (clustered) await refuseAnotherProtocolAsConfig(k, me);
+      await refuseHeldDatabase(
+        k,
+        target,
+        thisHolder(me.nodeId ?? ''),
+        clustered || standIn ? 'cluster' : 'standalone',
+      );
+    },
+  });
   // The guard, or joining the cluster, comes before anything is written to the database.
   const node = await openNode(config, log, db, target, standIn).catch(async (e: unknown) => {
     await db.close().catch(() => {});

@@ -14,10 +14,12 @@
  * A refusal is a `DatabaseHeldError` (a DatabaseError: one line, exit code 2).
  */
 import { hostname } from 'node:os';
+import { type Kysely, sql } from 'kysely';
 import { type DatabaseTarget, type Db, DatabaseError, describe } from './database.js';
 import { DatabaseHeldError, type DatabaseHold, type GuardLog, type HolderIdentity } from './database-held.js';
 import { holderText, processAlive } from './database-held.js';
-import { holdPostgres } from './pg-holder-lock.js';
+import { holdPostgres, type Mode, refuseHeldPostgres } from './pg-holder-lock.js';
+import type { Database } from './schema.js';
 
 export { DatabaseHeldError, type DatabaseHold, type HolderIdentity } from './database-held.js';
 
@@ -60,6 +62,38 @@ export async function holdAsClusterNode(
   return holdPostgres(db, target, me, 'cluster', log);
 }
 
+/**
+ * Before this release migrates the database: refuses, as the hold of `mode` would, while another
+ * server holds it, and takes nothing (the hold needs the migrated tables; it is taken after). So
+ * a server started on a database that a running cluster or standalone server uses, a newer
+ * release's included, leaves it as it was.
+ */
+export async function refuseHeldDatabase(
+  k: Kysely<Database>,
+  target: DatabaseTarget,
+  me: HolderIdentity,
+  mode: Mode,
+): Promise<void> {
+  if (target.kind === 'postgres') return refuseHeldPostgres(k, target, mode);
+  if (target.kind !== 'sqlite' || target.file === ':memory:') return;
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from sqlite_master where type = 'table' and name = 'standalone_holder'`.execute(k);
+  if (!Number(rows[0]?.n)) return;
+  const row = await k.selectFrom('standalone_holder').selectAll().where('slot', '=', SLOT).executeTakeFirst();
+  const now = Date.now();
+  if (row && !isStale(row, me, now)) throw new DatabaseHeldError(heldText(target, row, now));
+}
+
+/** The refusal of a SQLite database whose holder's row is fresh. */
+function heldText(
+  target: DatabaseTarget,
+  row: { node_id: string; host: string; pid: number; heartbeat_at: number },
+  now: number,
+): string {
+  const age = Math.max(0, Math.round((now - Number(row.heartbeat_at)) / 1000));
+  return `${describe(target)} is in use by ${holderText(row)}, last seen ${age} s ago; stop it first`;
+}
+
 async function holdSqlite(
   db: Db,
   target: DatabaseTarget,
@@ -75,12 +109,7 @@ async function holdSqlite(
       .selectAll()
       .where('slot', '=', SLOT)
       .executeTakeFirst();
-    if (row && !isStale(row, me, now)) {
-      const age = Math.max(0, Math.round((now - Number(row.heartbeat_at)) / 1000));
-      throw new DatabaseHeldError(
-        `${describe(target)} is in use by ${holderText(row)}, last seen ${age} s ago; stop it first`,
-      );
-    }
+    if (row && !isStale(row, me, now)) throw new DatabaseHeldError(heldText(target, row, now));
     const values = { ...mine, started_at: now, heartbeat_at: now };
     // Compare-and-set on what was read, so two servers starting together cannot both win.
     const res = row

@@ -7,7 +7,7 @@
  * meanwhile, that is logged as an error.
  */
 import type { Client } from 'pg';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type DatabaseTarget, type Db, describe } from './database.js';
 import {
   DatabaseHeldError,
@@ -17,8 +17,9 @@ import {
   holderText,
 } from './database-held.js';
 import { DB_NOW_MS } from './leases.js';
+import type { Database } from './schema.js';
 
-type Mode = 'standalone' | 'cluster';
+export type Mode = 'standalone' | 'cluster';
 type PgTarget = Extract<DatabaseTarget, { kind: 'postgres' }>;
 
 const RETAKE_MS = 2000;
@@ -33,10 +34,10 @@ export async function holdPostgres(
   let client = await lockConnection(target);
   if (!(await tryLock(client, mode))) {
     await client.end().catch(() => {});
-    throw new DatabaseHeldError(await refusal(db, target, mode));
+    throw new DatabaseHeldError(await refusal(db.kysely, target, mode));
   }
   if (mode === 'standalone') {
-    const nodes = await liveClusterNodes(db);
+    const nodes = await liveClusterNodes(db.kysely);
     if (nodes.length) {
       await client.end().catch(() => {});
       throw new DatabaseHeldError(clusterRefusal(target, nodes));
@@ -71,7 +72,7 @@ export async function holdPostgres(
       await c.end();
       log.error(
         {},
-        `database guard: lost the database to another server: ${await refusal(db, target, mode)}`,
+        `database guard: lost the database to another server: ${await refusal(db.kysely, target, mode)}`,
       );
     } catch {
       retake = setTimeout(again, RETAKE_MS);
@@ -95,6 +96,21 @@ export async function holdPostgres(
   };
 }
 
+/**
+ * Before migrating: refuses as `holdPostgres` would, taking nothing (the lock is tried on a
+ * connection that ends at once). The database may not have the guard's tables yet.
+ */
+export async function refuseHeldPostgres(k: Kysely<Database>, target: PgTarget, mode: Mode): Promise<void> {
+  const client = await lockConnection(target);
+  try {
+    if (!(await tryLock(client, mode))) throw new DatabaseHeldError(await refusal(k, target, mode));
+    const nodes = mode === 'standalone' ? await liveClusterNodes(k) : [];
+    if (nodes.length) throw new DatabaseHeldError(clusterRefusal(target, nodes));
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 async function lockConnection(target: PgTarget): Promise<Client> {
   const pg = await import('pg');
   const client = new pg.default.Client({
@@ -105,11 +121,16 @@ async function lockConnection(target: PgTarget): Promise<Client> {
   });
   client.on('error', () => {});
   await client.connect();
-  // The server side notices a vanished client within about 30 s, and drops its lock.
-  await client.query(
-    'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 4',
-  );
-  if (target.schema) await client.query(`set search_path to ${target.schema}`);
+  try {
+    // The server side notices a vanished client within about 30 s, and drops its lock.
+    await client.query(
+      'set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 4',
+    );
+    if (target.schema) await client.query(`set search_path to ${target.schema}`);
+  } catch (e) {
+    await client.end().catch(() => {});
+    throw e;
+  }
   return client;
 }
 
@@ -121,12 +142,14 @@ async function tryLock(client: Client, mode: Mode): Promise<boolean> {
   return rows[0]?.ok === true;
 }
 
-async function refusal(db: Db, target: PgTarget, mode: Mode): Promise<string> {
+async function refusal(k: Kysely<Database>, target: PgTarget, mode: Mode): Promise<string> {
   if (mode === 'standalone') {
-    const nodes = await liveClusterNodes(db);
+    const nodes = await liveClusterNodes(k);
     if (nodes.length) return clusterRefusal(target, nodes);
   }
-  const row = await db.kysely.selectFrom('standalone_holder').selectAll().executeTakeFirst();
+  const row = (await exists(k, 'standalone_holder'))
+    ? await k.selectFrom('standalone_holder').selectAll().executeTakeFirst()
+    : undefined;
   const who = row ? holderText(row) : mode === 'standalone' ? 'another server' : 'a standalone server';
   return `${named(target)} is in use by ${who}; stop it first`;
 }
@@ -141,10 +164,15 @@ function clusterRefusal(target: PgTarget, nodes: string[]): string {
   return `${named(target)} is in use by a cluster (nodes ${shown}); a standalone server cannot share it`;
 }
 
-async function liveClusterNodes(db: Db): Promise<string[]> {
+async function liveClusterNodes(k: Kysely<Database>): Promise<string[]> {
+  if (!(await exists(k, 'cluster_nodes'))) return [];
   const { rows } = await sql<{ node_id: string }>`
-    select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS} order by node_id`.execute(
-    db.kysely,
-  );
+    select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS} order by node_id`.execute(k);
   return rows.map((r) => r.node_id);
+}
+
+/** Whether the table is in the schema yet (a database this release has not migrated may lack it). */
+async function exists(k: Kysely<Database>, table: string): Promise<boolean> {
+  const { rows } = await sql<{ t: string | null }>`select to_regclass(${table})::text as t`.execute(k);
+  return !!rows[0]?.t;
 }

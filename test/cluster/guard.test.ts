@@ -3,14 +3,16 @@
  * (`switchboard serve`), since a refusal is an exit code and a crash is kill -9.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { DEFAULTS } from '../../src/server/config.js';
 import { startServer } from '../../src/server/serve.js';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { CLUSTER_PROTOCOL } from '../../src/core/cluster.js';
@@ -29,6 +31,18 @@ function assertRefused(r: { code: number | null; stdout: string; stderr: string 
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0]!, names);
+}
+
+/** The database as the release before 0010 left it: migrated through 0009. */
+async function migrateThrough0009(k: Kysely<unknown>): Promise<void> {
+  const all = await migrationProvider.getMigrations();
+  const through0009 = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0010'));
+  const migrated = await new Migrator({
+    db: k,
+    provider: { getMigrations: async () => through0009 },
+    allowUnorderedMigrations: true,
+  }).migrateToLatest();
+  assert.equal(migrated.error, undefined);
 }
 
 describe('the guard on a SQLite file', () => {
@@ -55,6 +69,29 @@ describe('the guard on a SQLite file', () => {
       assert.equal(seeded.code, 0, seeded.stderr);
     } finally {
       await a.stop();
+    }
+  });
+
+  it('a server refused on a file a running server of an older release holds leaves it unmigrated', async () => {
+    const file = join(dir, 'older.db');
+    const k = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+    const holder = spawn('sleep', ['60']);
+    try {
+      await migrateThrough0009(k);
+      // The older release's server, alive on this host, holds the file.
+      await sql`insert into standalone_holder (slot, node_id, host, pid, started_at, heartbeat_at)
+        values ('standalone', 'older', ${hostname()}, ${holder.pid}, ${Date.now()}, ${Date.now()})`.execute(
+        k,
+      );
+      assertRefused(
+        await runCli(['serve', '--port', '0', '--db', file]),
+        new RegExp(`in use by standalone server older \\(pid ${holder.pid} on .+\\).*stop it first`),
+      );
+      const ran = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(k);
+      assert.equal(ran.rows.at(-1)?.name.slice(0, 4), '0009', 'the refused server did not migrate the file');
+    } finally {
+      holder.kill();
+      await k.destroy();
     }
   });
 
@@ -158,14 +195,7 @@ describe('the guard on PostgreSQL', { skip: env.skip }, () => {
     const pool = new pg.Pool({ connectionString: previous.url, max: 1 });
     const k = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     try {
-      const all = await migrationProvider.getMigrations();
-      const through0009 = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0010'));
-      const migrated = await new Migrator({
-        db: k,
-        provider: { getMigrations: async () => through0009 },
-        allowUnorderedMigrations: true,
-      }).migrateToLatest();
-      assert.equal(migrated.error, undefined);
+      await migrateThrough0009(k);
       const nowMs = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
       await sql`insert into cluster_nodes (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
         values ('old-release', null, 'elsewhere', 4242, 0, 60000, 1, ${nowMs}, ${nowMs})`.execute(k);
@@ -183,6 +213,12 @@ describe('the guard on PostgreSQL', { skip: env.skip }, () => {
         ),
       );
       assert.equal((await ran()).at(-1), '0009', 'the refused node did not migrate the database');
+      // A standalone server (no --nats) is refused by the same live node, before migrating too.
+      assertRefused(
+        await runCli(['serve', '--port', '0', '--database-url', previous.url]),
+        /in use by a cluster \(nodes old-release\); a standalone server cannot share it/,
+      );
+      assert.equal((await ran()).at(-1), '0009', 'nor did the refused standalone server');
 
       // The old node leaves (a stop removes its row): the new release migrates and starts.
       await sql`delete from cluster_nodes where node_id = 'old-release'`.execute(k);
