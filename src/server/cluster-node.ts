@@ -20,7 +20,7 @@ import { CLUSTER_PROTOCOL, type Membership, StandaloneMembership } from '../core
 import type { CallIdGenerator } from '../core/ids.js';
 import type { Telemetry } from '../core/telemetry.js';
 import type { Directory } from '../directory/directory.js';
-import { NodeRefusedError, NodeRegistry } from '../store/cluster-nodes.js';
+import { NodeRegistry } from '../store/cluster-nodes.js';
 import type { DatabaseTarget, Db } from '../store/database.js';
 import { holdAsClusterNode, holdAsStandalone, thisHolder } from '../store/holder-guard.js';
 import { LeaseStore } from '../store/leases.js';
@@ -130,7 +130,7 @@ export async function openNode(
   } catch (e) {
     await nats.close();
     await hold.release();
-    throw e instanceof NodeRefusedError ? new ConfigError(e.message) : e;
+    throw e;
   }
   const sub = nats.nc.subscribe(nudge, {
     callback: (_err, msg) => {

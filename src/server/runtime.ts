@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
 import type { JetStreamBus } from '../cluster/jetstream-bus.js';
@@ -19,13 +18,12 @@ import type { StoredEntity } from '../directory/model.js';
 import { CallRecordStore } from '../store/call-records.js';
 import { type DatabaseTarget, type Db, openDatabase } from '../store/database.js';
 import { SqlEntityStore } from '../store/entity-store.js';
-import type { Database } from '../store/schema.js';
 import { LiveStateStore } from '../store/live-state.js';
-import { type NodeIdentity, NodeRefusedError, refuseAnotherProtocol } from '../store/cluster-nodes.js';
+import { refuseAnotherProtocol } from '../store/cluster-nodes.js';
 import { refuseHeldDatabase, thisHolder } from '../store/holder-guard.js';
 import { duringStartup } from '../store/startup-lock.js';
 import { Switch } from '../switch/switch.js';
-import { type Config, ConfigError } from './config.js';
+import type { Config } from './config.js';
 import { type ClusterContext, type Node, openNode } from './cluster-node.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
@@ -111,7 +109,7 @@ export async function createRuntime(
   const db = await openDatabase(target, {
     beforeMigrating: async (k) => {
       const me = { nodeId: config.nodeId, host: hostname(), pid: process.pid };
-      if (clustered) await refuseAnotherProtocolAsConfig(k, me);
+      if (clustered) await refuseAnotherProtocol(k, me);
       await refuseHeldDatabase(
         k,
         target,
@@ -263,13 +261,4 @@ export async function createRuntime(
     },
   };
   return runtime;
-}
-
-/** A node of another cluster protocol, as the operator error a refused join is (one line, exit 2). */
-async function refuseAnotherProtocolAsConfig(kysely: Kysely<Database>, me: NodeIdentity) {
-  try {
-    await refuseAnotherProtocol(kysely, me);
-  } catch (e) {
-    throw e instanceof NodeRefusedError ? new ConfigError(e.message) : e;
-  }
 }

@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import { CLUSTER_PROTOCOL } from '../core/cluster.js';
 import { DB_NOW_MS, dbNow } from './leases.js';
-import type { Db } from './database.js';
+import { type Db, DatabaseError } from './database.js';
 import { processAlive } from './database-held.js';
 import type { ClusterNodesTable, Database } from './schema.js';
 
@@ -43,8 +43,11 @@ export interface NodeRegistration {
 /** Who is starting, for the protocol check (its id, when the operator gave one). */
 export type NodeIdentity = Pick<NodeRegistration, 'host' | 'pid'> & { nodeId: string | undefined };
 
-/** A node cannot join: its id is a live node's, a node of another protocol may run, or every slot is taken. */
-export class NodeRefusedError extends Error {}
+/**
+ * A node cannot join: its id is a live node's, a node of another protocol may run, or every slot
+ * is taken. A database refusal like the guard's: the operator's one line, exit code 2.
+ */
+export class NodeRefusedError extends DatabaseError {}
 
 /** `protocol` may be missing: a database older than 0010, read before migrating. */
 type Row = Omit<ClusterNodesTable, 'protocol'> & { protocol?: number; now: number };
