@@ -168,13 +168,17 @@ export class WebhookRegistry {
       if (typeof seq === 'number') lastSeq.set(id, Math.max(lastSeq.get(id) ?? 0, seq));
     };
     for (const w of stored.webhooks) later(w.id, (JSON.parse(w.state) as WebhookState).after);
+    // Made here while another node owned the tenant (a request run here during a handover).
+    const madeHere = () => [...this.byId.values()].filter((h) => h.tenantId === tenantId);
+    for (const hook of madeHere()) later(hook.id, hook.state.after);
     for (const d of stored.deliveries)
       later(d.webhookId, (JSON.parse(d.body) as { sequence?: unknown }).sequence);
     const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
     const release = await this.journal.ready(cursors);
     try {
       if (this.closed || !this.membership.owns(tenantId)) return;
-      for (const hook of this.restore(stored)) {
+      this.restore(stored);
+      for (const hook of madeHere()) {
         const after = lastSeq.get(hook.id);
         const missed = after === undefined ? undefined : this.journal.since(tenantId, after);
         if (after !== undefined && !missed)

@@ -40,12 +40,20 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
   const stored: StoredWebhook[] = [
     { id: 'w1', tenantId: 1001, owner: JSON.stringify(carol), state: JSON.stringify(state) },
   ];
+  /** The tenant's journal: events 5 and 6 on the account w1 and w2 follow, 4 on another. */
+  const logged = [4, 5, 6].map((seq) => ({
+    tenantId: 1001,
+    seq,
+    channel: 'voice',
+    tags: [`call|${seq === 4 ? '103' : '102'}@1001`],
+    body: `"event":"e${seq}"}`,
+  }));
   const journal = {
     ready: async () => () => {},
-    since: () => [],
+    since: (_t: number, after: number) => logged.filter((e) => e.seq > after),
     follow: () => {},
     unfollow: () => {},
-    last: () => 0,
+    last: () => 4,
   } as unknown as EventJournal;
   const node = {
     owned: true,
@@ -87,7 +95,7 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
     { response: () => {}, frame: () => node.frames++ },
   );
   await registry.load();
-  return { registry, node, clock };
+  return { registry, node, clock, stored };
 }
 
 /** The fan-out gives w1 one event (what a presence event of its account renders to). */
@@ -220,5 +228,33 @@ test('a client’s own change is written unfenced, the queue’s under the lease
   registry.rotate(registry.listOf(carol)[0]!, 'new');
   await until(() => saved.length === 1, 'the rotation stored');
   assert.deepEqual(saved, [['new', undefined]]);
+  await registry.close();
+});
+
+test('a webhook made here while another node owned the tenant: read back from its making once this node gains it', async () => {
+  const bodies: string[] = [];
+  const { registry, node, stored } = await clusterRegistry({
+    // Each delivery as first queued (its failed tries are stored again after).
+    saveDelivery: async (d) => void (d.attempts.length === 0 && bodies.push(d.body)),
+  });
+  stored.length = 0; // w1 is not the point here
+  node.owned = false;
+  await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
+  // A request run here during a handover makes w2, after the journal's event 4.
+  const w2 = registry.create(1001, carol, { ...state, createdAt: 1 });
+  node.owned = true;
+  node.epoch = 8;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
+  await until(() => bodies.length >= 2, 'the events since it was made queued');
+  assert.deepEqual(
+    bodies.map((b) => {
+      const d = JSON.parse(b) as { webhookId: string; sequence: number; event: string };
+      return [d.webhookId, d.sequence, d.event];
+    }),
+    [
+      [w2.id, 5, 'e5'],
+      [w2.id, 6, 'e6'],
+    ],
+  );
   await registry.close();
 });
