@@ -157,6 +157,12 @@ export async function createRuntime(
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
+  // Every node consumes every event: a phone of a tenant another node runs shows as it is there.
+  if (events)
+    bus.subscribe((e) => {
+      if (e.type === 'device' && !runtime.membership.owns(e.tenantId))
+        sw.noteRegistration(e.deviceId, e.registered);
+    });
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
   const liveStore = new LiveStateStore(db);
   const journal = new LiveStateJournal(liveStore, {

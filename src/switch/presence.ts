@@ -126,14 +126,23 @@ export class Presence {
   /** Returns false when the device already was in that state. */
   setRegistered(device: Device, on: boolean): boolean {
     if (this.isRegistered(device.id) === on) return false;
+    const s = this.noteRegistered(device, on);
+    if (on && s?.registered === 1) this.raise(s, 'available');
+    if (!on && s?.registered === 0) this.raise(s, 'unavailable');
+    return true;
+  }
+
+  /**
+   * The registration as it stands, without events: set here by `setRegistered`, or noted from
+   * the node that runs the phone's tenant (a cluster). Answers the owner's presence state.
+   */
+  noteRegistered(device: Device, on: boolean): AccountState | undefined {
+    const s = this.state(device.tenantId, device.ownerExt);
+    if (this.isRegistered(device.id) === on) return s;
     this.registered.set(device.id, on);
     this.registrations++;
-    const s = this.state(device.tenantId, device.ownerExt);
-    if (!s) return true;
-    s.registered += on ? 1 : -1;
-    if (on && s.registered === 1) this.raise(s, 'available');
-    if (!on && s.registered === 0) this.raise(s, 'unavailable');
-    return true;
+    if (s) s.registered += on ? 1 : -1;
+    return s;
   }
 
   setDnd(tenantId: number, ext: string, on: boolean): void {

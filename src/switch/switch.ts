@@ -290,6 +290,16 @@ export class Switch {
     durable.dropTenant(this.core, tenantId);
   }
 
+  /**
+   * A phone of a tenant another node runs registered or unregistered there (its `device` event,
+   * cluster): this node's answer to `isRegistered` follows, without events, so every node shows
+   * the phone as its owner does.
+   */
+  noteRegistration(deviceId: string, registered: boolean): void {
+    const d = this.core.dir.device(deviceId);
+    if (d) this.core.presence.noteRegistered(d, registered);
+  }
+
   // ---- simulator: phones ------------------------------------------------------------------
 
   deviceAnswer(deviceId: string, callObserverId?: string): LegView {

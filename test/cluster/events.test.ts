@@ -12,7 +12,7 @@ import { DEMO } from '../../src/directory/demo-ids.js';
 import type { PresenceEvent } from '../../src/switch/types.js';
 import { CcClient } from '../api/ccs/cc-client.js';
 import { startReceiver, until } from '../api/voice/webhooks/receiver.js';
-import { BOB, CAROL, getJson } from '../api/voice/voice-helpers.js';
+import { ADMIN, BOB, CAROL, getJson } from '../api/voice/voice-helpers.js';
 import {
   assignEverywhere,
   cleanUp,
@@ -270,6 +270,24 @@ describe('cluster events across two nodes', { skip: why }, () => {
       await receiver.close();
       for (const n of [a, b]) await n.membership.assign(1001, 'a');
     }
+  });
+
+  test('a phone of a tenant node A runs, unregistered there: node B lists it so, and again when it registers', async () => {
+    const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
+    const stateOn = async (node: TestNode) => {
+      const list = await getJson(node, '/api/v1/devicestates', ADMIN);
+      assert.equal(list.status, 200);
+      const items = list.body._embedded.deviceStates as { deviceId: string; state: string }[];
+      return items.find((d) => d.deviceId === deviceId)?.state;
+    };
+    assert.equal(await stateOn(b), 'registered');
+    a.runtime.switch.unregisterDevice(deviceId);
+    assert.ok(await b.bus.caughtUp(), 'node B saw the event');
+    assert.equal(await stateOn(b), 'unregistered');
+    assert.equal(await stateOn(a), 'unregistered');
+    a.runtime.switch.registerDevice(deviceId);
+    assert.ok(await b.bus.caughtUp());
+    assert.equal(await stateOn(b), 'registered');
   });
 
   /** A webhook of CAROL's presence on node A, delivering to `url`; resolves once it is stored. */
