@@ -64,6 +64,11 @@ export interface Webhook {
   state: WebhookState;
   set: SubscriptionSet;
   queue: DeliveryQueue;
+  /**
+   * Cluster: made here while another node owned the tenant (a request run here during a
+   * handover). Its events come from the read-back when this node gains the tenant, not live.
+   */
+  readBack?: boolean;
 }
 
 /**
@@ -168,17 +173,17 @@ export class WebhookRegistry {
       if (typeof seq === 'number') lastSeq.set(id, Math.max(lastSeq.get(id) ?? 0, seq));
     };
     for (const w of stored.webhooks) later(w.id, (JSON.parse(w.state) as WebhookState).after);
-    // Made here while another node owned the tenant (a request run here during a handover).
-    const madeHere = () => [...this.byId.values()].filter((h) => h.tenantId === tenantId);
-    for (const hook of madeHere()) later(hook.id, hook.state.after);
+    const waiting = [...this.byId.values()].filter((h) => h.tenantId === tenantId && h.readBack);
+    for (const hook of waiting) later(hook.id, hook.state.after);
     for (const d of stored.deliveries)
       later(d.webhookId, (JSON.parse(d.body) as { sequence?: unknown }).sequence);
     const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
     const release = await this.journal.ready(cursors);
     try {
       if (this.closed || !this.membership.owns(tenantId)) return;
-      this.restore(stored);
-      for (const hook of madeHere()) {
+      const live = waiting.filter((h) => this.byId.get(h.id) === h);
+      for (const hook of [...this.restore(stored), ...live]) {
+        hook.readBack = false;
         const after = lastSeq.get(hook.id);
         const missed = after === undefined ? undefined : this.journal.since(tenantId, after);
         if (after !== undefined && !missed)
@@ -203,6 +208,7 @@ export class WebhookRegistry {
 
   create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
     const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
+    if (this.membership.clustered && !this.membership.owns(tenantId)) hook.readBack = true;
     this.persist(hook, 'client');
     return hook;
   }
@@ -318,8 +324,9 @@ export class WebhookRegistry {
 
   /** A frame the fan-out gave the webhook's set, without its set id: the delivery's body. */
   private enqueue(hook: Webhook, rest: string): void {
-    // Only the owner queues (a webhook made on another node, not forwarded, waits for its owner).
-    if (!this.membership.owns(hook.tenantId)) return;
+    // Only the owner queues (a webhook made on another node, not forwarded, waits for its owner;
+    // one made here before this node owned the tenant waits for its read-back).
+    if (!this.membership.owns(hook.tenantId) || hook.readBack) return;
     const id = uuid();
     const d: StoredDelivery = {
       id,
