@@ -343,10 +343,7 @@ export class Forwarding implements Placement {
         );
       }
       if (why === 'timeout') {
-        throw unavailable(
-          'OWNER_TIMEOUT',
-          `The node running the request did not answer in ${this.timeoutMs} ms.`,
-        );
+        throw unavailable('OWNER_TIMEOUT', `The node running the request did not answer in ${timeoutMs} ms.`);
       }
       this.opts.log.warn({ err: e, subject }, 'forwarding a request failed');
       throw unavailable('OWNER_UNREACHABLE', 'The node running the request cannot be reached now.');

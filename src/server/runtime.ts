@@ -158,10 +158,11 @@ export async function createRuntime(
   const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
   // Every node consumes every event: a phone of a tenant another node runs shows as it is there.
+  // Never on the tenant's owner, whose switch's own state the stream only replays, late.
+  const membership = parts?.membership ?? node.membership;
   if (events)
     bus.subscribe((e) => {
-      if (e.type === 'device' && !runtime.membership.owns(e.tenantId))
-        sw.noteRegistration(e.deviceId, e.registered);
+      if (e.type === 'device' && !membership.owns(e.tenantId)) sw.noteRegistration(e.deviceId, e.registered);
     });
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
   const liveStore = new LiveStateStore(db);
@@ -229,7 +230,7 @@ export async function createRuntime(
     switch: sw,
     contactCenter,
     docs: new ApiDocs(),
-    membership: parts?.membership ?? node.membership,
+    membership,
     liveState: { store: liveStore, journal, takeover },
     node,
     ...(node.cluster ? { cluster: node.cluster } : {}),

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../core/clock.js';
 import { type Membership, StaleEpochError, type TenantLease } from '../../../core/cluster.js';
+import { unavailable } from '../../../core/errors.js';
 import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
@@ -64,11 +65,6 @@ export interface Webhook {
   state: WebhookState;
   set: SubscriptionSet;
   queue: DeliveryQueue;
-  /**
-   * Cluster: made here while another node owned the tenant (a request run here during a
-   * handover). Its events come from the read-back when this node gains the tenant, not live.
-   */
-  readBack?: boolean;
 }
 
 /**
@@ -127,15 +123,27 @@ export class WebhookRegistry {
       this.restore(await this.store.loadAll());
       return;
     }
-    this.unwatch = this.membership.onChange((c) => {
-      this.owning = this.owning.then(() => (c.owned ? this.takeUp(c.tenantId) : this.letGo(c.tenantId)));
-      return this.owning;
-    });
+    this.unwatch = this.membership.onChange((c) =>
+      this.inTurn(() => (c.owned ? this.takeUp(c.tenantId) : this.letGo(c.tenantId)), c.tenantId),
+    );
     const { webhooks } = await this.store.loadAll();
     for (const t of new Set(webhooks.map((w) => w.tenantId))) {
-      if (this.membership.owns(t)) this.owning = this.owning.then(() => this.takeUp(t));
+      if (this.membership.owns(t)) void this.inTurn(() => this.takeUp(t), t);
     }
     await this.owning;
+  }
+
+  /**
+   * Tenants are taken up and let go one after another; one that fails is logged, and the next
+   * goes on (a failed turn must not stop every later one).
+   */
+  private inTurn(turn: () => void | Promise<void>, tenantId: number): Promise<void> {
+    this.owning = this.owning
+      .then(turn)
+      .catch((err) =>
+        this.log.error({ err, tenantId }, 'webhooks: taking a tenant up or letting it go failed'),
+      );
+    return this.owning;
   }
 
   /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
@@ -173,17 +181,13 @@ export class WebhookRegistry {
       if (typeof seq === 'number') lastSeq.set(id, Math.max(lastSeq.get(id) ?? 0, seq));
     };
     for (const w of stored.webhooks) later(w.id, (JSON.parse(w.state) as WebhookState).after);
-    const waiting = [...this.byId.values()].filter((h) => h.tenantId === tenantId && h.readBack);
-    for (const hook of waiting) later(hook.id, hook.state.after);
     for (const d of stored.deliveries)
       later(d.webhookId, (JSON.parse(d.body) as { sequence?: unknown }).sequence);
     const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
     const release = await this.journal.ready(cursors);
     try {
       if (this.closed || !this.membership.owns(tenantId)) return;
-      const live = waiting.filter((h) => this.byId.get(h.id) === h);
-      for (const hook of [...this.restore(stored), ...live]) {
-        hook.readBack = false;
+      for (const hook of this.restore(stored)) {
         const after = lastSeq.get(hook.id);
         const missed = after === undefined ? undefined : this.journal.since(tenantId, after);
         if (after !== undefined && !missed)
@@ -207,8 +211,11 @@ export class WebhookRegistry {
   }
 
   create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
+    // A request that ran here while the tenant moved to another node (a handover): that node
+    // holds the tenant's webhooks now, so the client is asked to try again, and reaches it.
+    if (!this.membership.owns(tenantId))
+      throw unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is moving to another node; retry shortly.`);
     const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
-    if (this.membership.clustered && !this.membership.owns(tenantId)) hook.readBack = true;
     this.persist(hook, 'client');
     return hook;
   }
@@ -234,13 +241,13 @@ export class WebhookRegistry {
 
   /** Stops a webhook here and drops it from every index (deleted, or its tenant let go). */
   private forget(hook: Webhook): void {
+    if (this.byId.get(hook.id) !== hook) return;
     this.changes++;
-    if (this.byId.delete(hook.id)) {
-      const mine = this.byOwner.get(identityOf(hook.owner));
-      mine?.delete(hook.id);
-      if (mine?.size === 0) this.byOwner.delete(identityOf(hook.owner));
-      this.perTenant.set(hook.tenantId, (this.perTenant.get(hook.tenantId) ?? 1) - 1);
-    }
+    this.byId.delete(hook.id);
+    const mine = this.byOwner.get(identityOf(hook.owner));
+    mine?.delete(hook.id);
+    if (mine?.size === 0) this.byOwner.delete(identityOf(hook.owner));
+    this.perTenant.set(hook.tenantId, (this.perTenant.get(hook.tenantId) ?? 1) - 1);
     this.index.remove(hook.set);
     this.journal.unfollow(hook.tenantId);
     hook.queue.stop();
@@ -324,9 +331,8 @@ export class WebhookRegistry {
 
   /** A frame the fan-out gave the webhook's set, without its set id: the delivery's body. */
   private enqueue(hook: Webhook, rest: string): void {
-    // Only the owner queues (a webhook made on another node, not forwarded, waits for its owner;
-    // one made here before this node owned the tenant waits for its read-back).
-    if (!this.membership.owns(hook.tenantId) || hook.readBack) return;
+    // Only the owner queues.
+    if (!this.membership.owns(hook.tenantId)) return;
     const id = uuid();
     const d: StoredDelivery = {
       id,
