@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { type Bus, InProcessBus } from '../bus/bus.js';
 import type { JetStreamBus } from '../cluster/jetstream-bus.js';
@@ -108,14 +107,9 @@ export async function createRuntime(
   const clustered = config.nats.length > 0;
   const db = await openDatabase(target, {
     beforeMigrating: async (k) => {
-      const me = { nodeId: config.nodeId, host: hostname(), pid: process.pid };
-      if (clustered) await refuseAnotherProtocol(k, me);
-      await refuseHeldDatabase(
-        k,
-        target,
-        thisHolder(me.nodeId ?? ''),
-        clustered || standIn ? 'cluster' : 'standalone',
-      );
+      const me = thisHolder(config.nodeId ?? '');
+      if (clustered) await refuseAnotherProtocol(k, { ...me, nodeId: config.nodeId });
+      await refuseHeldDatabase(k, target, me, clustered || standIn ? 'cluster' : 'standalone');
     },
   });
   // The guard, or joining the cluster, comes before anything is written to the database.

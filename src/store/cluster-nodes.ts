@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import { CLUSTER_PROTOCOL } from '../core/cluster.js';
 import { DB_NOW_MS, dbNow } from './leases.js';
-import { type Db, DatabaseError } from './database.js';
+import { type Db, DatabaseError, tableExists } from './database.js';
 import { processAlive } from './database-held.js';
 import type { ClusterNodesTable, Database } from './schema.js';
 
@@ -157,10 +157,7 @@ export async function refuseAnotherProtocol(
   me: NodeIdentity,
   protocol: number = CLUSTER_PROTOCOL,
 ): Promise<void> {
-  const { rows: found } = await sql<{
-    t: string | null;
-  }>`select to_regclass('cluster_nodes')::text as t`.execute(kysely);
-  if (!found[0]?.t) return; // no registry yet: no node has run on this database
+  if (!(await tableExists(kysely, 'cluster_nodes', 'postgres'))) return; // no node has run on it yet
   const { rows } = await sql<Row>`select *, ${DB_NOW_MS} as now from cluster_nodes`.execute(kysely);
   const refusal = anotherProtocol(rows, protocol, me);
   if (refusal) throw refusal;

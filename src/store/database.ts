@@ -27,6 +27,17 @@ export interface Db {
 
 export class DatabaseError extends Error {}
 
+/** Whether `table` is in the database's schema yet (one this release has not migrated may lack it). */
+export async function tableExists(k: Kysely<Database>, table: string, dialect: Dialect): Promise<boolean> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from sqlite_master where type = 'table' and name = ${table}`.execute(k);
+    return Number(rows[0]?.n) > 0;
+  }
+  const { rows } = await sql<{ t: string | null }>`select to_regclass(${table})::text as t`.execute(k);
+  return !!rows[0]?.t;
+}
+
 export interface OpenOptions {
   /** Runs on the database before any migration; a throw leaves it unmigrated and is the open's. */
   beforeMigrating?: (kysely: Kysely<Database>) => Promise<void>;

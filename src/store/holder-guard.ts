@@ -14,8 +14,8 @@
  * A refusal is a `DatabaseHeldError` (a DatabaseError: one line, exit code 2).
  */
 import { hostname } from 'node:os';
-import { type Kysely, sql } from 'kysely';
-import { type DatabaseTarget, type Db, DatabaseError, describe } from './database.js';
+import type { Kysely } from 'kysely';
+import { type DatabaseTarget, type Db, DatabaseError, describe, tableExists } from './database.js';
 import { DatabaseHeldError, type DatabaseHold, type GuardLog, type HolderIdentity } from './database-held.js';
 import { holderText, processAlive } from './database-held.js';
 import { holdPostgres, type Mode, refuseHeldPostgres } from './pg-holder-lock.js';
@@ -76,9 +76,7 @@ export async function refuseHeldDatabase(
 ): Promise<void> {
   if (target.kind === 'postgres') return refuseHeldPostgres(k, target, mode);
   if (target.kind !== 'sqlite' || target.file === ':memory:') return;
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from sqlite_master where type = 'table' and name = 'standalone_holder'`.execute(k);
-  if (!Number(rows[0]?.n)) return;
+  if (!(await tableExists(k, 'standalone_holder', 'sqlite'))) return;
   const row = await k.selectFrom('standalone_holder').selectAll().where('slot', '=', SLOT).executeTakeFirst();
   const now = Date.now();
   if (row && !isStale(row, me, now)) throw new DatabaseHeldError(heldText(target, row, now));

@@ -8,7 +8,7 @@
  */
 import type { Client } from 'pg';
 import { type Kysely, sql } from 'kysely';
-import { type DatabaseTarget, type Db, describe } from './database.js';
+import { type DatabaseTarget, type Db, describe, tableExists } from './database.js';
 import {
   DatabaseHeldError,
   type DatabaseHold,
@@ -147,7 +147,7 @@ async function refusal(k: Kysely<Database>, target: PgTarget, mode: Mode): Promi
     const nodes = await liveClusterNodes(k);
     if (nodes.length) return clusterRefusal(target, nodes);
   }
-  const row = (await exists(k, 'standalone_holder'))
+  const row = (await tableExists(k, 'standalone_holder', 'postgres'))
     ? await k.selectFrom('standalone_holder').selectAll().executeTakeFirst()
     : undefined;
   const who = row ? holderText(row) : mode === 'standalone' ? 'another server' : 'a standalone server';
@@ -165,14 +165,8 @@ function clusterRefusal(target: PgTarget, nodes: string[]): string {
 }
 
 async function liveClusterNodes(k: Kysely<Database>): Promise<string[]> {
-  if (!(await exists(k, 'cluster_nodes'))) return [];
+  if (!(await tableExists(k, 'cluster_nodes', 'postgres'))) return [];
   const { rows } = await sql<{ node_id: string }>`
     select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS} order by node_id`.execute(k);
   return rows.map((r) => r.node_id);
-}
-
-/** Whether the table is in the schema yet (a database this release has not migrated may lack it). */
-async function exists(k: Kysely<Database>, table: string): Promise<boolean> {
-  const { rows } = await sql<{ t: string | null }>`select to_regclass(${table})::text as t`.execute(k);
-  return !!rows[0]?.t;
 }

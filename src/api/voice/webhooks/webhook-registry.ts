@@ -77,7 +77,7 @@ export interface Webhook {
  * tenant takes up its webhooks and their stored queues, and queues the events the previous owner
  * had not (those after the last sequence stored, or after the webhook was made, read back from
  * the stream); a node that loses one stops its queues and forgets them, deleting nothing. The
- * owner's writes of a tenant's webhooks and deliveries are fenced by its lease, and each delivery
+ * owner's queue writes (deliveries, the `failing` mark) are fenced by its lease, and each delivery
  * attempt waits for the database to confirm the lease: an owner that lost its lease without
  * noticing yet is refused, and stops that tenant's webhooks at once (docs/cluster.md, "Webhooks").
  */
