@@ -19,8 +19,9 @@
  *
  * 1: every node before protocols were recorded (the column's default). 2: since the socket's
  * `.state` answer became a frame and a live call's steps moved to `live_call_history` (0009).
+ * 3: since a resumable session's writes name the attachment that holds it (0011).
  */
-export const CLUSTER_PROTOCOL = 2;
+export const CLUSTER_PROTOCOL = 3;
 
 /** A change of this node's ownership of one tenant. */
 export interface OwnershipChange {

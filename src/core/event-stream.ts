@@ -52,18 +52,29 @@ export interface StoredSession {
   state: unknown;
   /** When its socket closed; null while attached. */
   detachedAt: number | null;
+  /**
+   * The attachment that last took the session (begun or claimed: a fresh token each time); null
+   * for one stored before holders were. Only that attachment's node may write it further.
+   */
+  holder: string | null;
 }
 
 export interface SessionStorePort {
   all(): Promise<StoredSession[]>;
   /** One session as stored (a cluster node reads the one a resume names: it may be another node's). */
   get(id: string): Promise<StoredSession | undefined>;
+  /** Stores the session whole, as `s.holder`'s (a session begun, or claimed back). */
   put(s: StoredSession): Promise<void>;
   /**
-   * Forgets a session; with `ifDetachedAt`, only while it is stored with that `detachedAt` (in a
-   * cluster another node may have taken it over since).
+   * Stores its state and `detachedAt` unless another attachment took it since (another node's
+   * resume): then false, and nothing is written. A session no longer stored is stored again.
    */
-  remove(id: string, ifDetachedAt?: number | null): Promise<void>;
+  putHeld(s: StoredSession & { holder: string }): Promise<boolean>;
+  /**
+   * Forgets a session; with `ifStored`, only while it is stored with that `detachedAt` and, when
+   * given, that `holder` (in a cluster another node may have taken it over since).
+   */
+  remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }): Promise<void>;
 }
 
 /**

@@ -110,27 +110,51 @@ export class SqlSessionStore implements SessionStorePort {
   }
 
   async put(s: StoredSession): Promise<void> {
-    const row = {
-      id: s.id,
-      api: s.api,
-      identity: s.identity,
-      tenant_id: s.tenantId,
-      state: JSON.stringify(s.state),
-      detached_at: s.detachedAt,
-    };
+    const row = rowOf(s);
     await this.db.kysely
       .insertInto('resume_sessions')
       .values(row)
-      .onConflict((oc) => oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at }))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at, holder: row.holder }),
+      )
       .execute();
   }
 
-  async remove(id: string, ifDetachedAt?: number | null): Promise<void> {
+  async putHeld(s: StoredSession & { holder: string }): Promise<boolean> {
+    const r = await this.db.kysely
+      .insertInto('resume_sessions')
+      .values(rowOf(s))
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({ state: JSON.stringify(s.state), detached_at: s.detachedAt })
+          .where('resume_sessions.holder', '=', s.holder),
+      )
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }): Promise<void> {
     let q = this.db.kysely.deleteFrom('resume_sessions').where('id', '=', id);
-    if (ifDetachedAt === null) q = q.where('detached_at', 'is', null);
-    else if (ifDetachedAt !== undefined) q = q.where('detached_at', '=', ifDetachedAt);
+    if (ifStored) {
+      const { detachedAt, holder } = ifStored;
+      q = q.where('detached_at', detachedAt === null ? 'is' : '=', detachedAt);
+      if (holder !== undefined) q = q.where('holder', holder === null ? 'is' : '=', holder);
+    }
     await q.execute();
   }
+}
+
+function rowOf(s: StoredSession) {
+  return {
+    id: s.id,
+    api: s.api,
+    identity: s.identity,
+    tenant_id: s.tenantId,
+    state: JSON.stringify(s.state),
+    detached_at: s.detachedAt,
+    holder: s.holder,
+  };
 }
 
 function sessionOf(r: {
@@ -140,6 +164,7 @@ function sessionOf(r: {
   tenant_id: number | null;
   state: string;
   detached_at: number | string | bigint | null;
+  holder: string | null;
 }): StoredSession {
   return {
     id: r.id,
@@ -148,5 +173,6 @@ function sessionOf(r: {
     tenantId: r.tenant_id,
     state: JSON.parse(r.state) as unknown,
     detachedAt: r.detached_at === null ? null : Number(r.detached_at),
+    holder: r.holder,
   };
 }

@@ -72,6 +72,8 @@ export interface ResumeSessionsTable {
   tenant_id: number | null;
   state: string;
   detached_at: number | null;
+  /** The attachment that last took the session (0011); null for one stored before. */
+  holder: string | null;
 }
 
 /** A webhook (docs/events.md): its owner (JSON principal) and its state (JSON: url, secret, accounts). */

@@ -224,7 +224,10 @@ describe('the guard on PostgreSQL', { skip: env.skip }, () => {
       await sql`delete from cluster_nodes where node_id = 'old-release'`.execute(k);
       const fresh = await startNodeProcess([...args, '--node-id', 'new-release'], 'new-release');
       await fresh.stop();
-      assert.equal((await ran()).at(-1), '0010');
+      const latest = Object.keys(await migrationProvider.getMigrations())
+        .sort()
+        .at(-1)!;
+      assert.equal((await ran()).at(-1), latest.slice(0, 4));
     } finally {
       await k.destroy();
       await previous.drop();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { SessionStorePort, StoredSession } from '../../core/event-stream.js';
@@ -20,8 +21,11 @@ export type ResumeFailure = 'expired' | 'retention';
  *
  * In a cluster (`shared`) the store is every node's: a node holds only the sessions of its own
  * sockets, and a resume reads the session it names from the store first (`fetch`), since its
- * socket may have been another node's (a failover, a load balancer). Removals are conditional,
- * so a node whose copy went stale never deletes a session another node has taken over.
+ * socket may have been another node's (a failover, a load balancer). Each attachment (a session
+ * begun or claimed back) writes under a fresh holder token, and a node's later writes and its
+ * removal hold only while the store still names its attachment: a node whose socket was resumed
+ * elsewhere (its close seen late, or answered to a takeover after the resume stopped waiting)
+ * neither marks the session detached under the new socket nor deletes it, and forgets its copy.
  */
 export class ResumeSessions {
   private readonly held = new Map<string, Held>();
@@ -47,7 +51,7 @@ export class ResumeSessions {
     for (const rec of await this.store.all()) {
       if (this.shared) {
         if (rec.detachedAt !== null && rec.detachedAt + this.graceMs <= now)
-          await this.store.remove(rec.id, rec.detachedAt);
+          await this.store.remove(rec.id, { detachedAt: rec.detachedAt, holder: rec.holder });
         continue;
       }
       const since = rec.detachedAt ?? now;
@@ -101,11 +105,11 @@ export class ResumeSessions {
   }
 
   /** A new session, attached to its socket. */
-  begin(rec: Omit<StoredSession, 'detachedAt'>): void {
-    const h: Held = { rec: { ...rec, detachedAt: null } };
+  begin(rec: Omit<StoredSession, 'detachedAt' | 'holder'>): void {
+    const h: Held = { rec: { ...rec, detachedAt: null, holder: randomUUID() } };
     this.held.set(rec.id, h);
     this.journal.follow(rec.tenantId);
-    this.write(h);
+    this.write(h, true);
   }
 
   /** What the session subscribes to changed. */
@@ -139,7 +143,8 @@ export class ResumeSessions {
     this.clock.clearTimer(h.expiry);
     h.expiry = undefined;
     h.rec.detachedAt = null;
-    this.write(h);
+    h.rec.holder = randomUUID();
+    this.write(h, true);
     return h.rec;
   }
 
@@ -149,9 +154,9 @@ export class ResumeSessions {
     if (!h) return;
     this.forget(id, h);
     if (this.closed) return;
-    const ifDetachedAt = this.shared ? h.rec.detachedAt : undefined;
+    const ifStored = this.shared ? { detachedAt: h.rec.detachedAt, holder: h.rec.holder } : undefined;
     this.writes = this.writes
-      .then(() => this.store.remove(id, ifDetachedAt))
+      .then(() => this.store.remove(id, ifStored))
       .catch((err) => this.log.warn({ err, session: id }, 'resume session removal failed'));
   }
 
@@ -181,11 +186,20 @@ export class ResumeSessions {
     await this.writes;
   }
 
-  private write(h: Held): void {
+  /** `take`: the session is this attachment's now (begun, claimed); otherwise it must still be. */
+  private write(h: Held, take = false): void {
     if (this.closed) return;
     const snapshot = { ...h.rec };
+    const { holder } = snapshot;
     this.writes = this.writes
-      .then(() => this.store.put(snapshot))
+      .then(async () => {
+        if (take || holder === null) return this.store.put(snapshot);
+        if (await this.store.putHeld({ ...snapshot, holder })) return;
+        // Resumed on another node meanwhile: that node's copy is the session now.
+        const current = this.held.get(snapshot.id);
+        if (current === h && h.rec.holder === holder) this.forget(snapshot.id, h);
+        this.log.info({ session: snapshot.id }, 'resume session taken over by another node; forgotten here');
+      })
       .catch((err) => this.log.warn({ err, session: snapshot.id }, 'resume session write failed'));
   }
 }

@@ -261,6 +261,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('cluster_nodes').dropColumn('protocol').execute();
     },
   },
+  // Which attachment of a resumable session wrote it last: a node whose socket was resumed on
+  // another node may no longer write or remove it (docs/decisions.md, "Resume session holders").
+  '0011_resume_session_holder': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('resume_sessions').addColumn('holder', 'varchar(64)').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('resume_sessions').dropColumn('holder').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,7 +18,7 @@ test('migration names are unique and the newest sorts last', async () => {
   const names = Object.keys(await migrationProvider.getMigrations());
   const sorted = [...names].sort();
   assert.equal(new Set(names.map((n) => n.slice(0, 4))).size, names.length, 'one migration per number');
-  assert.equal(sorted.at(-1), '0010_cluster_protocol');
+  assert.equal(sorted.at(-1), '0011_resume_session_holder');
 });
 
 test('a database that ran 0005 and 0007 without 0004 opens and gets 0004, then 0008 to 0010', async () => {
@@ -47,7 +47,7 @@ test('a database that ran 0005 and 0007 without 0004 opens and gets 0004, then 0
       .execute();
     assert.deepEqual(
       (ran as { name: string }[]).map((r) => r.name.slice(0, 4)),
-      ['0001', '0002', '0003', '0005', '0007', '0004', '0008', '0009', '0010'],
+      ['0001', '0002', '0003', '0005', '0007', '0004', '0008', '0009', '0010', '0011'],
     );
     assert.deepEqual(await db.kysely.selectFrom('live_calls').selectAll().execute(), []);
     assert.deepEqual(await db.kysely.selectFrom('cc_agent_states').selectAll().execute(), []);

@@ -6,7 +6,7 @@ import { ResumeSessions } from '../../../../src/api/continuity/resume-sessions.j
 import { VirtualClock } from '../../../../src/core/clock.js';
 import type { SessionStorePort, StoredSession } from '../../../../src/core/event-stream.js';
 
-/** The shared store of a cluster, in memory, with the conditional removal of the SQL one. */
+/** The shared store of a cluster, in memory, with the conditional writes of the SQL one. */
 class MemoryStore implements SessionStorePort {
   readonly rows = new Map<string, StoredSession>();
   async all() {
@@ -19,9 +19,18 @@ class MemoryStore implements SessionStorePort {
   async put(s: StoredSession) {
     this.rows.set(s.id, { ...s });
   }
-  async remove(id: string, ifDetachedAt?: number | null) {
+  async putHeld(s: StoredSession & { holder: string }) {
+    const r = this.rows.get(s.id);
+    if (r && r.holder !== s.holder) return false;
+    this.rows.set(s.id, r ? { ...r, state: s.state, detachedAt: s.detachedAt } : { ...s });
+    return true;
+  }
+  async remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }) {
     const r = this.rows.get(id);
-    if (r && (ifDetachedAt === undefined || r.detachedAt === ifDetachedAt)) this.rows.delete(id);
+    if (!r) return;
+    if (ifStored && r.detachedAt !== ifStored.detachedAt) return;
+    if (ifStored?.holder !== undefined && r.holder !== ifStored.holder) return;
+    this.rows.delete(id);
   }
 }
 
@@ -42,7 +51,7 @@ function twoNodes() {
   return { store, clocks, a: a!, b: b! };
 }
 
-const session = (id: string): Omit<StoredSession, 'detachedAt'> => ({
+const session = (id: string): Omit<StoredSession, 'detachedAt' | 'holder'> => ({
   id,
   api: 'voice',
   identity: '102@1001',
@@ -83,9 +92,33 @@ describe('resume sessions shared by the nodes of a cluster', () => {
     assert.equal(store.rows.has('s2'), false);
   });
 
+  test('a node that lets go of a socket after it was resumed elsewhere does not detach the session', async () => {
+    // A's socket is resumed on B while A has not seen it close (or answers B's takeover after B
+    // stopped waiting): B claims the session; A's close comes after.
+    const { store, clocks, a, b } = twoNodes();
+    a.begin(session('s6'));
+    await settle();
+    await b.fetch('s6');
+    assert.ok(b.claim('voice', 's6', '102@1001'));
+    await settle();
+    a.update('s6', { sets: ['late'] });
+    a.detach('s6', { sets: ['late'] });
+    await settle();
+    assert.equal(store.rows.get('s6')?.detachedAt, null, 'still attached, to B');
+    assert.deepEqual(store.rows.get('s6')?.state, { sets: ['x'] }, "B's state, not A's");
+    clocks[0]!.advance(GRACE); // A's grace would have passed: nothing of A's is left to fire
+    await settle();
+    assert.ok(store.rows.has('s6'), 'not removed under B');
+    assert.equal(a.claim('voice', 's6', '102@1001'), undefined, 'A forgot its copy');
+    // B goes on writing it.
+    b.update('s6', { sets: ['b'] });
+    await settle();
+    assert.deepEqual(store.rows.get('s6')?.state, { sets: ['b'] });
+  });
+
   test('a session stored as attached (its node died) counts as detached from the reconnect', async () => {
     const { store, clocks, b } = twoNodes();
-    await store.put({ ...session('s3'), detachedAt: null });
+    await store.put({ ...session('s3'), detachedAt: null, holder: 'gone' });
     const fetched = await b.fetch('s3');
     assert.equal(fetched?.detachedAt, clocks[1]!.now());
     assert.ok(b.claim('voice', 's3', '102@1001'));
@@ -99,16 +132,16 @@ describe('resume sessions shared by the nodes of a cluster', () => {
     store.rows.delete('s4');
     assert.equal(await a.fetch('s4'), undefined);
     assert.equal(a.claim('voice', 's4', '102@1001'), undefined);
-    await store.put({ ...session('s5'), detachedAt: clocks[0]!.now() - GRACE });
+    await store.put({ ...session('s5'), detachedAt: clocks[0]!.now() - GRACE, holder: null });
     assert.equal(await a.fetch('s5'), undefined);
   });
 
   test('at start a node holds no other node’s session, and removes only those past their grace', async () => {
     const { store, clocks } = twoNodes();
     const now = clocks[0]!.now();
-    await store.put({ ...session('live'), detachedAt: null });
-    await store.put({ ...session('recent'), detachedAt: now - 1_000 });
-    await store.put({ ...session('old'), detachedAt: now - GRACE - 1 });
+    await store.put({ ...session('live'), detachedAt: null, holder: 'h1' });
+    await store.put({ ...session('recent'), detachedAt: now - 1_000, holder: 'h2' });
+    await store.put({ ...session('old'), detachedAt: now - GRACE - 1, holder: null });
     const c = new ResumeSessions(store, journal, clocks[0]!, GRACE, log, true);
     const before = followed.get(1001) ?? 0;
     await c.load();
