@@ -53,8 +53,11 @@ export class EventConsumer {
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
     /** False once the connection is closed for good: then nothing is started again. */
     private readonly connected: () => boolean = () => true,
-    /** Whether to read each message's id (a header: only while this node awaits its own). */
-    private readonly wantsMsgIds: () => boolean = () => false,
+    /**
+     * Whether to read a message's id (a header, read only when asked: while this node awaits its
+     * own events, and for the events whose publisher a subscriber must know).
+     */
+    private readonly wantsMsgIds: (event: PlatformEvent) => boolean = () => false,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -83,7 +86,7 @@ export class EventConsumer {
         this.last = m.seq;
         if (event) {
           this.stats.consumed++;
-          this.deliver(event, m.seq, this.wantsMsgIds() ? m.headers?.get('Nats-Msg-Id') : undefined);
+          this.deliver(event, m.seq, this.wantsMsgIds(event) ? m.headers?.get('Nats-Msg-Id') : undefined);
         }
         if (this.waiters.length > 0) this.wake();
       },

@@ -70,6 +70,11 @@ export class EventPublisher {
     private readonly options: PublisherOptions,
   ) {}
 
+  /** Whether a consumed message's id is one of this publisher's (this process published it). */
+  published(msgId: string | undefined): boolean {
+    return msgId?.startsWith(this.options.msgIdPrefix) ?? false;
+  }
+
   /** Whether `confirm` wants the consumed messages' ids (only while some are awaited). */
   get awaiting(): boolean {
     return this.inFlight.length > 0 || this.recovering;
@@ -104,7 +109,7 @@ export class EventPublisher {
    * publisher, and tells it that any earlier one still awaited was skipped.
    */
   confirm(msgId: string | undefined): void {
-    if (!msgId?.startsWith(this.options.msgIdPrefix)) return;
+    if (!msgId || !this.published(msgId)) return;
     const ordinal = Number(msgId.slice(this.options.msgIdPrefix.length));
     const late = this.failed.findIndex((m) => m.ordinal === ordinal);
     if (late >= 0) {

@@ -49,6 +49,8 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   /** Tenants whose dropped events were logged already (once each, the counter says the rest). */
   private readonly warned = new Set<number>();
   private handlers: Handler<PlatformEvent>[] = [];
+  private others: { types: ReadonlySet<PlatformEvent['type']>; handler: (event: PlatformEvent) => void }[] =
+    [];
   private readonly publisher: EventPublisher;
   private readonly reader: EventReader;
   private consumer!: EventConsumer;
@@ -81,7 +83,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       (e, seq, msgId) => bus.deliver(e, seq, msgId),
       options.log,
       () => !options.nc.isClosed(),
-      () => bus.publisher.awaiting,
+      (e) => bus.publisher.awaiting || bus.others.some((o) => o.types.has(e.type)),
     );
     await bus.consumer.start();
     return bus;
@@ -107,6 +109,22 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     this.handlers = [...this.handlers, handler];
     return () => {
       this.handlers = this.handlers.filter((h) => h !== handler);
+    };
+  }
+
+  /**
+   * The events of these types that another node published: the owner of a tenant this node does
+   * not run, or the previous owner of one it took over, whose last events may arrive after the
+   * takeover. Not this node's own (its switch raised them and holds their state already).
+   */
+  subscribeOthers(
+    types: readonly PlatformEvent['type'][],
+    handler: (event: PlatformEvent) => void,
+  ): () => void {
+    const entry = { types: new Set(types), handler };
+    this.others = [...this.others, entry];
+    return () => {
+      this.others = this.others.filter((o) => o !== entry);
     };
   }
 
@@ -148,12 +166,16 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
 
   private deliver(event: PlatformEvent, seq: number, msgId: string | undefined): void {
     if (msgId) this.publisher.confirm(msgId);
-    for (const h of this.handlers) {
-      try {
-        h(event, seq);
-      } catch (err) {
-        this.options.log.error({ err, seq }, 'event subscriber failed');
-      }
+    for (const h of this.handlers) this.hand(() => h(event, seq), seq);
+    if (this.others.length === 0 || this.publisher.published(msgId)) return;
+    for (const o of this.others) if (o.types.has(event.type)) this.hand(() => o.handler(event), seq);
+  }
+
+  private hand(run: () => void, seq: number): void {
+    try {
+      run();
+    } catch (err) {
+      this.options.log.error({ err, seq }, 'event subscriber failed');
     }
   }
 }

@@ -151,13 +151,13 @@ export async function createRuntime(
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
   const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
-  // Every node consumes every event: a phone of a tenant another node runs shows as it is there.
-  // Never on the tenant's owner, whose switch's own state the stream only replays, late.
+  // Every node consumes every event: a phone of a tenant another node runs shows as it is there,
+  // and one registered on a tenant's previous owner just before a takeover shows on the new one.
+  // Never a node's own: its switch's state, which the stream only replays, late.
   const membership = parts?.membership ?? node.membership;
-  if (events)
-    bus.subscribe((e) => {
-      if (e.type === 'device' && !membership.owns(e.tenantId)) sw.noteRegistration(e.deviceId, e.registered);
-    });
+  events?.subscribeOthers(['device'], (e) => {
+    if (e.type === 'device') sw.noteRegistration(e.deviceId, e.registered);
+  });
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
   const liveStore = new LiveStateStore(db);
   const journal = new LiveStateJournal(liveStore, {

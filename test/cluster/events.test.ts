@@ -290,6 +290,26 @@ describe('cluster events across two nodes', { skip: why }, () => {
     assert.equal(await stateOn(b), 'registered');
   });
 
+  test('a phone unregistered on the previous owner as B takes the tenant over shows so on B', async () => {
+    const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
+    const registeredOnB = () => b.runtime.switch.isRegistered(deviceId);
+    try {
+      // B runs tenant 1001 now; A has not heard yet and raises the phone's last event.
+      await b.membership.assign(1001, 'b');
+      assert.equal(a.membership.owns(1001), true);
+      assert.equal(registeredOnB(), true);
+      a.runtime.switch.unregisterDevice(deviceId);
+      assert.ok(await b.bus.caughtUp(), 'node B consumed the event as the owner');
+      assert.equal(registeredOnB(), false);
+    } finally {
+      a.runtime.switch.registerDevice(deviceId);
+      assert.ok(await b.bus.caughtUp());
+      for (const n of [a, b]) await n.membership.assign(1001, 'b');
+      for (const n of [a, b]) await n.membership.assign(1001, 'a');
+    }
+    assert.equal(registeredOnB(), true);
+  });
+
   /** A webhook of CAROL's presence on node A, delivering to `url`; resolves once it is stored. */
   async function storedHook(url: string): Promise<string> {
     const created = await getJson(a, '/api/v1/webhooks', CAROL, {

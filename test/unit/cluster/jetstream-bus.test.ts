@@ -61,7 +61,7 @@ async function twoNodes(
   }
   const busA = await testBus({ clusterName, membership: a, ...(retention ? { retention } : {}) });
   const busB = await testBus({ clusterName, membership: b, ...(retention ? { retention } : {}) });
-  return { a: busA, b: busB, clusterName };
+  return { a: busA, b: busB, clusterName, memberships: { a, b } };
 }
 
 describe('JetStream event bus', { skip: why }, () => {
@@ -111,6 +111,33 @@ describe('JetStream event bus', { skip: why }, () => {
       [presence(1001, 2)],
     );
     assert.equal(a.notOwned, 1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  test('subscribeOthers hands on what other nodes published, a previous owner’s too, never the node’s own', async () => {
+    const { a, b, memberships } = await twoNodes();
+    const device = (tenantId: number, deviceId: string): PlatformEvent => ({
+      type: 'device',
+      tenantId,
+      deviceId,
+      registered: true,
+      at: 1_767_600_000_000,
+    });
+    const others = { a: [] as string[], b: [] as string[] };
+    a.subscribeOthers(['device'], (e) => others.a.push(e.type === 'device' ? e.deviceId : e.type));
+    b.subscribeOthers(['device'], (e) => others.b.push(e.type === 'device' ? e.deviceId : e.type));
+    const onA = collect(a);
+    const onB = collect(b);
+    a.publish(device(1001, 'ph-a'));
+    b.publish(device(1002, 'ph-b'));
+    a.publish(presence(1001, 1)); // not a type asked for
+    // A handover seen by B first: B runs tenant 1003 now, while A, the previous owner, still
+    // publishes its last event of it. B consumes it as a tenant it owns, and must still note it.
+    await memberships.b.assign(1003, 'b');
+    a.publish(device(1003, 'ph-moved'));
+    await Promise.all([onA.until(4), onB.until(4)]);
+    assert.deepEqual(others.a, ['ph-b'], 'A: only what B published');
+    assert.deepEqual(others.b, ['ph-a', 'ph-moved'], 'B: what A published, the tenant it took over included');
     await Promise.all([a.close(), b.close()]);
   });
 
