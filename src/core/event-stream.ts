@@ -66,8 +66,8 @@ export interface SessionStorePort {
   /** Stores the session whole, as `s.holder`'s (a session begun, or claimed back). */
   put(s: StoredSession): Promise<void>;
   /**
-   * Stores its state and `detachedAt` unless another attachment took it since (another node's
-   * resume): then false, and nothing is written. A session no longer stored is stored again.
+   * Stores its state and `detachedAt` while it is still stored as `s.holder`'s; false when
+   * another attachment took it since (another node's resume) or it is gone: nothing is written.
    */
   putHeld(s: StoredSession & { holder: string }): Promise<boolean>;
   /**

@@ -122,16 +122,12 @@ export class SqlSessionStore implements SessionStorePort {
 
   async putHeld(s: StoredSession & { holder: string }): Promise<boolean> {
     const r = await this.db.kysely
-      .insertInto('resume_sessions')
-      .values(rowOf(s))
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet({ state: JSON.stringify(s.state), detached_at: s.detachedAt })
-          .where('resume_sessions.holder', '=', s.holder),
-      )
+      .updateTable('resume_sessions')
+      .set({ state: JSON.stringify(s.state), detached_at: s.detachedAt })
+      .where('id', '=', s.id)
+      .where('holder', '=', s.holder)
       .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }): Promise<void> {

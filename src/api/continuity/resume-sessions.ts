@@ -7,6 +7,8 @@ import type { EventJournal } from './event-journal.js';
 interface Held {
   rec: StoredSession;
   expiry?: TimerHandle;
+  /** The holder whose take (begin, claim) the store has: until then each write is a take. */
+  taken?: string;
 }
 
 /** Why a resume did not happen (the client must read the status resources again). */
@@ -186,18 +188,25 @@ export class ResumeSessions {
     await this.writes;
   }
 
-  /** `take`: the session is this attachment's now (begun, claimed); otherwise it must still be. */
+  /**
+   * `take`: the session is this attachment's now (begun, claimed). Otherwise it must still be:
+   * once the take is stored, a write that finds the row gone or another holder's does not apply.
+   */
   private write(h: Held, take = false): void {
     if (this.closed) return;
     const snapshot = { ...h.rec };
     const { holder } = snapshot;
     this.writes = this.writes
       .then(async () => {
-        if (take || holder === null) return this.store.put(snapshot);
+        if (take || holder === null || h.taken !== holder) {
+          await this.store.put(snapshot);
+          if (holder !== null) h.taken = holder;
+          return;
+        }
         if (await this.store.putHeld({ ...snapshot, holder })) return;
-        // Resumed on another node meanwhile: that node's copy is the session now.
-        const current = this.held.get(snapshot.id);
-        if (current === h && h.rec.holder === holder) this.forget(snapshot.id, h);
+        // Resumed on another node meanwhile, or ended there: this copy is no longer the session.
+        if (this.held.get(snapshot.id) !== h || h.rec.holder !== holder) return;
+        this.forget(snapshot.id, h);
         this.log.info({ session: snapshot.id }, 'resume session taken over by another node; forgotten here');
       })
       .catch((err) => this.log.warn({ err, session: snapshot.id }, 'resume session write failed'));

@@ -9,6 +9,8 @@ import type { SessionStorePort, StoredSession } from '../../../../src/core/event
 /** The shared store of a cluster, in memory, with the conditional writes of the SQL one. */
 class MemoryStore implements SessionStorePort {
   readonly rows = new Map<string, StoredSession>();
+  /** The next `put` fails (a database error). */
+  failPut = false;
   async all() {
     return [...this.rows.values()].map((r) => ({ ...r }));
   }
@@ -17,12 +19,16 @@ class MemoryStore implements SessionStorePort {
     return r && { ...r };
   }
   async put(s: StoredSession) {
+    if (this.failPut) {
+      this.failPut = false;
+      throw new Error('write failed');
+    }
     this.rows.set(s.id, { ...s });
   }
   async putHeld(s: StoredSession & { holder: string }) {
     const r = this.rows.get(s.id);
-    if (r && r.holder !== s.holder) return false;
-    this.rows.set(s.id, r ? { ...r, state: s.state, detachedAt: s.detachedAt } : { ...s });
+    if (!r || r.holder !== s.holder) return false;
+    this.rows.set(s.id, { ...r, state: s.state, detachedAt: s.detachedAt });
     return true;
   }
   async remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }) {
@@ -114,6 +120,37 @@ describe('resume sessions shared by the nodes of a cluster', () => {
     b.update('s6', { sets: ['b'] });
     await settle();
     assert.deepEqual(store.rows.get('s6')?.state, { sets: ['b'] });
+  });
+
+  test('a late write of a session the other node ended does not store it again', async () => {
+    const { store, a, b } = twoNodes();
+    a.begin(session('s7'));
+    await settle();
+    await b.fetch('s7');
+    assert.ok(b.claim('voice', 's7', '102@1001'));
+    b.end('s7'); // its resume failed there (the events were gone)
+    await settle();
+    a.detach('s7', { sets: ['late'] });
+    await settle();
+    assert.equal(store.rows.has('s7'), false);
+  });
+
+  test('a claim whose write failed is stored by the next write, not refused as another holder’s', async () => {
+    const { store, a } = twoNodes();
+    a.begin(session('s8'));
+    a.detach('s8', { sets: [] });
+    await settle();
+    store.failPut = true;
+    assert.ok(a.claim('voice', 's8', '102@1001'));
+    await settle();
+    assert.notEqual(store.rows.get('s8')?.detachedAt, null, 'the claim was not stored');
+    a.update('s8', { sets: ['after'] });
+    await settle();
+    assert.equal(store.rows.get('s8')?.detachedAt, null);
+    assert.deepEqual(store.rows.get('s8')?.state, { sets: ['after'] });
+    a.update('s8', { sets: ['again'] });
+    await settle();
+    assert.deepEqual(store.rows.get('s8')?.state, { sets: ['again'] }, 'still held here');
   });
 
   test('a session stored as attached (its node died) counts as detached from the reconnect', async () => {
