@@ -50,7 +50,8 @@ export interface WebhookState {
   /**
    * The sequence of the tenant's last event when the webhook was made: in a cluster, a node that
    * takes the tenant over reads the events after it back from the stream for a webhook that has
-   * no delivery yet (absent on webhooks made before it was kept: those get none).
+   * no delivery yet. Absent on webhooks made before it was kept: such a webhook without a
+   * delivery gets none at its first takeover, and is given the sequence there for the next.
    */
   after?: number;
 }
@@ -189,8 +190,13 @@ export class WebhookRegistry {
       if (this.closed || !this.membership.owns(tenantId)) return;
       for (const hook of this.restore(stored)) {
         const after = lastSeq.get(hook.id);
-        const missed = after === undefined ? undefined : this.journal.since(tenantId, after);
-        if (after !== undefined && !missed)
+        if (after === undefined) {
+          hook.state.after = this.journal.last(tenantId);
+          this.persist(hook, 'queue');
+          continue;
+        }
+        const missed = this.journal.since(tenantId, after);
+        if (!missed)
           this.log.error(
             { webhook: hook.id, after },
             'webhook takeover: events after its last delivery (or its making) are gone',

@@ -36,10 +36,16 @@ const settings = {
   maxDelayMs: 60_000,
 };
 
-/** A registry on a cluster node that owns tenant 1001 under epoch 7, with webhook w1 stored. */
-async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
+/**
+ * A registry on a cluster node that owns tenant 1001 under epoch 7, with webhook w1 stored (made
+ * after event 6, unless `stored` says otherwise).
+ */
+async function clusterRegistry(
+  store: Partial<WebhookStorePort> = {},
+  w1: WebhookState = { ...state, after: 6 },
+) {
   const stored: StoredWebhook[] = [
-    { id: 'w1', tenantId: 1001, owner: JSON.stringify(carol), state: JSON.stringify(state) },
+    { id: 'w1', tenantId: 1001, owner: JSON.stringify(carol), state: JSON.stringify(w1) },
   ];
   /** The tenant's journal: events 5 and 6 on the account w1 and w2 follow, 4 on another. */
   const logged = [4, 5, 6].map((seq) => ({
@@ -80,7 +86,10 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
         webhooks: stored.filter((w) => tenantId === undefined || w.tenantId === tenantId),
         deliveries: [],
       }),
-      saveWebhook: async () => {},
+      saveWebhook: async (w) => {
+        const i = stored.findIndex((s) => s.id === w.id);
+        if (i >= 0) stored[i] = w;
+      },
       deleteWebhook: async () => {},
       saveDelivery: async () => {},
       assertLease: async () => {},
@@ -96,7 +105,7 @@ async function clusterRegistry(store: Partial<WebhookStorePort> = {}) {
     { response: () => {}, frame: () => node.frames++ },
   );
   await registry.load();
-  return { registry, node, clock };
+  return { registry, node, clock, stored };
 }
 
 /** The fan-out gives w1 one event (what a presence event of its account renders to). */
@@ -275,5 +284,27 @@ test('a tenant that fails to be taken up does not stop the next ones', async () 
     registry.listOf(carol).map((h) => h.id),
     ['w1'],
   );
+  await registry.close();
+});
+
+test('a webhook stored without its cursor (an older release) gets one at its first takeover, for the next', async () => {
+  const { registry, node, stored } = await clusterRegistry({}, state);
+  const after = () => (JSON.parse(stored[0]!.state) as WebhookState).after;
+  await until(() => after() !== undefined, 'the cursor stored');
+  assert.equal(after(), 4, "the tenant's last sequence when it was taken up");
+  assert.equal(node.frames, 0, 'nothing to read back the first time');
+  // The next owner (here: this node again, under a new epoch) reads back the events after it.
+  node.owned = false;
+  await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
+  node.owned = true;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
+  await until(() => node.frames === 1, 'the read-back attempted');
+  assert.deepEqual(
+    registry
+      .listOf(carol)[0]!
+      .queue.pending.map((d) => (JSON.parse(d.body) as { sequence: number }).sequence),
+    [5, 6],
+  );
+  assert.deepEqual(node.errors, []);
   await registry.close();
 });
