@@ -40,6 +40,13 @@ export interface WebhookStorePort {
   /** Every webhook and delivery, in delivery order; with `tenantId`, that tenant's only. */
   loadAll(tenantId?: number): Promise<{ webhooks: StoredWebhook[]; deliveries: StoredDelivery[] }>;
   saveWebhook(w: StoredWebhook, lease?: TenantLease): Promise<void>;
+  /**
+   * The owner's change of a stored webhook's state (its failing mark, its making point): read and
+   * written in one transaction under the lease, so a client's change made meanwhile (a rotation,
+   * another node's) is kept, and a webhook deleted meanwhile stays deleted. Nothing is written
+   * when `change` answers undefined.
+   */
+  changeWebhook(id: string, change: (state: string) => string | undefined, lease: TenantLease): Promise<void>;
   deleteWebhook(id: string): Promise<void>;
   saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void>;
   /** Resolves while the lease is the tenant's current one; rejects with `StaleEpochError` else. */

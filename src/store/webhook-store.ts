@@ -63,6 +63,22 @@ export class SqlWebhookStore implements WebhookStorePort {
     );
   }
 
+  async changeWebhook(
+    id: string,
+    change: (state: string) => string | undefined,
+    lease: TenantLease,
+  ): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      if (lease.epoch !== 0) await assertEpoch(trx, lease.tenantId, lease.nodeId, lease.epoch);
+      let read = trx.selectFrom('webhooks').select('state').where('id', '=', id);
+      if (this.db.dialect === 'postgres') read = read.forUpdate();
+      const row = await read.executeTakeFirst();
+      const next = row && change(row.state);
+      if (next !== undefined)
+        await trx.updateTable('webhooks').set({ state: next }).where('id', '=', id).execute();
+    });
+  }
+
   async deleteWebhook(id: string): Promise<void> {
     await this.db.kysely.transaction().execute(async (tx) => {
       await tx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();

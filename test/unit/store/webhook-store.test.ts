@@ -64,6 +64,28 @@ for (const { name, target } of testTargets()) {
       assert.deepEqual(loaded.deliveries[0].attempts, [{ at: 5, statusCode: 204, latencyMs: 3 }]);
     });
 
+    test('an owner’s change applies to the state as stored, keeps a client’s change, never revives', async () => {
+      const db = await openDatabase(target());
+      const store = new SqlWebhookStore(db);
+      const standalone = { tenantId: 1001, nodeId: 'standalone', epoch: 0 };
+      const failing = (state: string) => JSON.stringify({ ...JSON.parse(state), failing: true });
+      await store.saveWebhook({ id: 'w1', tenantId: 1001, owner: '{}', state: '{"secret":"old"}' });
+      // A client rotates after the owner read the webhook; the owner's mark then goes on the new state.
+      await store.saveWebhook({ id: 'w1', tenantId: 1001, owner: '{}', state: '{"secret":"new"}' });
+      await store.changeWebhook('w1', failing, standalone);
+      await store.changeWebhook('w1', () => undefined, standalone);
+      // Deleted meanwhile: the owner's change does not bring it back.
+      await store.saveWebhook({ id: 'w2', tenantId: 1001, owner: '{}', state: '{}' });
+      await store.deleteWebhook('w2');
+      await store.changeWebhook('w2', failing, standalone);
+      const loaded = await store.loadAll();
+      await db.close();
+      assert.deepEqual(
+        loaded.webhooks.map((w) => [w.id, JSON.parse(w.state)]),
+        [['w1', { secret: 'new', failing: true }]],
+      );
+    });
+
     if (name === 'sqlite') return; // no leases there: SQLite is a standalone server's only
     test('under the lease fence: a stale owner writes nothing and its lease check is refused', async () => {
       const db = await openDatabase(target());
@@ -83,6 +105,10 @@ for (const { name, target } of testTargets()) {
       await store.saveDelivery({ ...delivery, status: 'delivered' }, b);
       await assert.rejects(store.assertLease(a), StaleEpochError);
       await assert.rejects(store.saveWebhook(hook, a), StaleEpochError);
+      await assert.rejects(
+        store.changeWebhook('w1', () => '{"secret":"old"}', a),
+        StaleEpochError,
+      );
       await assert.rejects(store.saveDelivery({ ...delivery, status: 'failed' }, a), StaleEpochError);
       await assert.rejects(
         store.saveDelivery({ ...delivery, id: 'd2', status: 'pending' }, a),

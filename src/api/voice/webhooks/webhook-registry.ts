@@ -191,8 +191,13 @@ export class WebhookRegistry {
       for (const hook of this.restore(stored)) {
         const after = lastSeq.get(hook.id);
         if (after === undefined) {
-          hook.state.after = this.journal.last(tenantId);
-          this.persist(hook, 'queue');
+          const at = this.journal.last(tenantId);
+          hook.state.after = at;
+          this.change(hook, (s) => {
+            if (typeof s.after === 'number') return false;
+            s.after = at;
+            return true;
+          });
           continue;
         }
         const missed = this.journal.since(tenantId, after);
@@ -222,7 +227,7 @@ export class WebhookRegistry {
     if (!this.membership.owns(tenantId))
       throw unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is moving to another node; retry shortly.`);
     const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
-    this.persist(hook, 'client');
+    this.persist(hook);
     return hook;
   }
 
@@ -264,7 +269,7 @@ export class WebhookRegistry {
     hook.state.previousSecret = hook.state.secret;
     hook.state.previousUntil = this.clock.now() + ROTATION_GRACE_MS;
     hook.state.secret = secret;
-    this.persist(hook, 'client');
+    this.persist(hook);
   }
 
   /** Deletes every webhook, its queue and its log. */
@@ -322,7 +327,10 @@ export class WebhookRegistry {
       failing: (value) => {
         if (hook.state.failing === value || !this.byId.has(hook.id)) return;
         hook.state.failing = value;
-        this.persist(hook, 'queue');
+        this.change(hook, (s) => {
+          s.failing = value;
+          return true;
+        });
       },
     });
     this.byId.set(id, hook);
@@ -397,11 +405,10 @@ export class WebhookRegistry {
   }
 
   /**
-   * Stores the webhook. A client's change (made, rotated) is written as asked, unfenced, as on a
-   * single node: it was answered already, and is the client's own. The queue's (the `failing`
-   * mark) is the owner's, written under its lease, and not at all by a node without one.
+   * Stores a client's change of the webhook (made, rotated) as asked, unfenced, as on a single
+   * node: it was answered already, and is the client's own.
    */
-  private persist(hook: Webhook, by: 'client' | 'queue'): void {
+  private persist(hook: Webhook): void {
     this.changes++;
     const row = {
       id: hook.id,
@@ -409,9 +416,28 @@ export class WebhookRegistry {
       owner: JSON.stringify(hook.owner),
       state: JSON.stringify(hook.state),
     };
-    if (by === 'client') return this.write(() => this.store.saveWebhook(row));
+    this.write(() => this.store.saveWebhook(row));
+  }
+
+  /**
+   * The owner's change of the stored webhook (its `failing` mark, its making point), under its
+   * lease and not at all by a node without one, applied to the state as stored, not to this
+   * node's copy: a client's change made meanwhile on another node is kept (`changeWebhook`).
+   */
+  private change(hook: Webhook, apply: (state: WebhookState) => boolean): void {
+    this.changes++;
     const lease = this.leaseOf(hook.tenantId);
-    if (lease) this.write(() => this.store.saveWebhook(row, lease));
+    if (!lease) return;
+    this.write(() =>
+      this.store.changeWebhook(
+        hook.id,
+        (stored) => {
+          const state = JSON.parse(stored) as WebhookState;
+          return apply(state) ? JSON.stringify(state) : undefined;
+        },
+        lease,
+      ),
+    );
   }
 
   /**

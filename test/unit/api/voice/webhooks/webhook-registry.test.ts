@@ -86,9 +86,11 @@ async function clusterRegistry(
         webhooks: stored.filter((w) => tenantId === undefined || w.tenantId === tenantId),
         deliveries: [],
       }),
-      saveWebhook: async (w) => {
-        const i = stored.findIndex((s) => s.id === w.id);
-        if (i >= 0) stored[i] = w;
+      saveWebhook: async () => {},
+      changeWebhook: async (id, change) => {
+        const w = stored.find((s) => s.id === id);
+        const next = w && change(w.state);
+        if (w && next !== undefined) w.state = next;
       },
       deleteWebhook: async () => {},
       saveDelivery: async () => {},
