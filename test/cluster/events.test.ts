@@ -310,6 +310,27 @@ describe('cluster events across two nodes', { skip: why }, () => {
     assert.equal(registeredOnB(), true);
   });
 
+  test('the new owner does not take back a change it made itself for an older event of the previous owner', async () => {
+    const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
+    const registeredOnB = () => b.runtime.switch.isRegistered(deviceId);
+    try {
+      await b.membership.assign(1001, 'b');
+      const before = b.runtime.clock.now();
+      b.runtime.switch.unregisterDevice(deviceId);
+      assert.equal(registeredOnB(), false);
+      // The previous owner's last event of the phone, raised before B's change, read after it.
+      a.runtime.bus.publish({ type: 'device', tenantId: 1001, deviceId, registered: true, at: before - 1 });
+      assert.ok(await b.bus.caughtUp());
+      assert.equal(registeredOnB(), false, "B's own change stands");
+    } finally {
+      b.runtime.switch.registerDevice(deviceId);
+      for (const n of [a, b]) await n.membership.assign(1001, 'b');
+      for (const n of [a, b]) await n.membership.assign(1001, 'a');
+      assert.ok(await a.bus.caughtUp());
+    }
+    assert.equal(a.runtime.switch.isRegistered(deviceId), true);
+  });
+
   /** A webhook of CAROL's presence on node A, delivering to `url`; resolves once it is stored. */
   async function storedHook(url: string): Promise<string> {
     const created = await getJson(a, '/api/v1/webhooks', CAROL, {
