@@ -19,9 +19,10 @@
  *
  * 1: every node before protocols were recorded (the column's default). 2: since the socket's
  * `.state` answer became a frame and a live call's steps moved to `live_call_history` (0009).
- * 3: since a resumable session's writes name the attachment that holds it (0011).
+ * 3: since a resumable session's writes name the attachment that holds it (0011). 4: since a
+ * session names the node that took it, and nodes let go of a dead node's sessions (0012).
  */
-export const CLUSTER_PROTOCOL = 3;
+export const CLUSTER_PROTOCOL = 4;
 
 /** A change of this node's ownership of one tenant. */
 export interface OwnershipChange {

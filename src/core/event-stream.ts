@@ -75,6 +75,12 @@ export interface SessionStorePort {
    * given, that `holder` (in a cluster another node may have taken it over since).
    */
   remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }): Promise<void>;
+  /**
+   * A cluster's: lets go of the sessions whose node is no longer alive. One still stored as
+   * attached (its node died with the socket open) counts as detached from `now`; one detached
+   * `graceMs` or longer before `now` is removed. Answers how many of each.
+   */
+  releaseDeadNodes(now: number, graceMs: number): Promise<{ detached: number; removed: number }>;
 }
 
 /**

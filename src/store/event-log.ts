@@ -5,7 +5,9 @@ import type {
   StoredSession,
   StreamHead,
 } from '../core/event-stream.js';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { DB_NOW_MS } from './leases.js';
 
 /** The standalone event log: `event_log` rows and `event_streams` heads (SQLite or PostgreSQL). */
 export class SqlEventLog implements EventLogPort {
@@ -93,7 +95,11 @@ function upsertHead(tx: Tx, h: StreamHead) {
 
 /** Resumable socket sessions (`resume_sessions`). */
 export class SqlSessionStore implements SessionStorePort {
-  constructor(private readonly db: Db) {}
+  /** `node`: this cluster node's id, stored with each session it takes; null on a standalone server. */
+  constructor(
+    private readonly db: Db,
+    private readonly node: string | null = null,
+  ) {}
 
   async all(): Promise<StoredSession[]> {
     const rows = await this.db.kysely.selectFrom('resume_sessions').selectAll().execute();
@@ -110,12 +116,17 @@ export class SqlSessionStore implements SessionStorePort {
   }
 
   async put(s: StoredSession): Promise<void> {
-    const row = rowOf(s);
+    const row = { ...rowOf(s), node: this.node };
     await this.db.kysely
       .insertInto('resume_sessions')
       .values(row)
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ state: row.state, detached_at: row.detached_at, holder: row.holder }),
+        oc.column('id').doUpdateSet({
+          state: row.state,
+          detached_at: row.detached_at,
+          holder: row.holder,
+          node: row.node,
+        }),
       )
       .execute();
   }
@@ -138,6 +149,30 @@ export class SqlSessionStore implements SessionStorePort {
       if (holder !== undefined) q = q.where('holder', holder === null ? 'is' : '=', holder);
     }
     await q.execute();
+  }
+
+  /**
+   * PostgreSQL only (a cluster's database): a node is alive while its `cluster_nodes` heartbeat is
+   * within its TTL, by the database's clock. A session without a node was stored by a release
+   * before 0012, whose nodes a cluster of this protocol no longer runs beside it.
+   */
+  async releaseDeadNodes(now: number, graceMs: number): Promise<{ detached: number; removed: number }> {
+    const dead = sql<boolean>`(node is null or node not in
+      (select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS}))`;
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const detached = await trx
+        .updateTable('resume_sessions')
+        .set({ detached_at: now })
+        .where('detached_at', 'is', null)
+        .where(dead)
+        .executeTakeFirst();
+      const removed = await trx
+        .deleteFrom('resume_sessions')
+        .where('detached_at', '<=', now - graceMs)
+        .where(dead)
+        .executeTakeFirst();
+      return { detached: Number(detached.numUpdatedRows), removed: Number(removed.numDeletedRows) };
+    });
   }
 }
 

@@ -74,6 +74,8 @@ export interface ResumeSessionsTable {
   detached_at: number | null;
   /** The attachment that last took the session (0011); null for one stored before. */
   holder: string | null;
+  /** The cluster node whose socket took it last (0012); null on a standalone server, or before. */
+  node: string | null;
 }
 
 /** A webhook (docs/events.md): its owner (JSON principal) and its state (JSON: url, secret, accounts). */

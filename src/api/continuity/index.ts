@@ -1,5 +1,6 @@
 import type { Principal } from '../../core/permissions.js';
 import type { Clock } from '../../core/clock.js';
+import type { Membership } from '../../core/cluster.js';
 import type { EventStreamSource, StoredSession } from '../../core/event-stream.js';
 import type { Db } from '../../store/database.js';
 import type { PlatformEvent, PlatformEvents } from '../platform-events.js';
@@ -46,6 +47,8 @@ export interface ContinuityDeps {
   /** In a cluster: the cluster's event stream, whose sequences the journal takes. */
   eventStream?: EventStreamSource<PlatformEvent>;
   clock: Clock;
+  /** This node (a cluster's id is stored with the sessions its sockets take). */
+  membership: Pick<Membership, 'nodeId'>;
   onReset(hook: () => void | Promise<void>): void;
 }
 
@@ -71,7 +74,7 @@ async function open(runtime: ContinuityDeps): Promise<Continuity> {
     ? EventJournal.overStream(eventStream, retention, log)
     : await EventJournal.open(new SqlEventLog(runtime.db), retention, log);
   runtime.bus.subscribe(journal.onEvent);
-  const store = new SqlSessionStore(runtime.db);
+  const store = new SqlSessionStore(runtime.db, eventStream ? runtime.membership.nodeId : null);
   const sessions = new ResumeSessions(
     store,
     journal,

@@ -28,12 +28,15 @@ export type ResumeFailure = 'expired' | 'retention';
  * removal hold only while the store still names its attachment: a node whose socket was resumed
  * elsewhere (its close seen late, or answered to a takeover after the resume stopped waiting)
  * neither marks the session detached under the new socket nor deletes it, and forgets its copy.
+ * A node that died with sockets open wrote none of their detachments: every node lets go of a
+ * dead node's sessions now and then (`releaseDead`), so they end their grace as if detached then.
  */
 export class ResumeSessions {
   private readonly held = new Map<string, Held>();
   /** Writes in the order they were made (one chain keeps each session's writes ordered). */
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
+  private releasing?: NodeJS.Timeout;
 
   constructor(
     private readonly store: SessionStorePort,
@@ -50,6 +53,10 @@ export class ResumeSessions {
    */
   async load(): Promise<void> {
     const now = this.clock.now();
+    if (this.shared) {
+      this.releasing = setInterval(() => void this.releaseDead(), releaseEveryMs(this.graceMs));
+      this.releasing.unref();
+    }
     for (const rec of await this.store.all()) {
       if (this.shared) {
         if (rec.detachedAt !== null && rec.detachedAt + this.graceMs <= now)
@@ -174,6 +181,21 @@ export class ResumeSessions {
     for (const [id, h] of this.held) if (h.rec.detachedAt !== null) this.end(id);
   }
 
+  /**
+   * Cluster: sessions still stored as attached to a node that is no longer alive count as
+   * detached from now, and those of dead nodes past their grace are removed. A client that
+   * resumes one meanwhile claims it as from any other node (`fetch`).
+   */
+  async releaseDead(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const r = await this.store.releaseDeadNodes(this.clock.now(), this.graceMs);
+      if (r.detached || r.removed) this.log.info(r, 'resume sessions of dead nodes let go');
+    } catch (err) {
+      this.log.warn({ err }, 'resume sessions of dead nodes: release failed');
+    }
+  }
+
   /** Resolves once every write asked for so far is done (or failed). */
   written(): Promise<void> {
     return this.writes;
@@ -185,6 +207,7 @@ export class ResumeSessions {
    */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.releasing);
     await this.writes;
   }
 
@@ -211,4 +234,9 @@ export class ResumeSessions {
       })
       .catch((err) => this.log.warn({ err, session: snapshot.id }, 'resume session write failed'));
   }
+}
+
+/** How often a node looks for dead nodes' sessions: twice a grace period, within 1 s to 1 min. */
+export function releaseEveryMs(graceMs: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.floor(graceMs / 2)));
 }

@@ -271,6 +271,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('resume_sessions').dropColumn('holder').execute();
     },
   },
+  // Which node's socket took a resumable session last: the sessions of a node that died with
+  // its sockets open are let go by the others (docs/decisions.md, "Resume sessions of a dead node").
+  '0012_resume_session_node': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('resume_sessions').addColumn('node', 'varchar(64)').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('resume_sessions').dropColumn('node').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

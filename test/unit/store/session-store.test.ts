@@ -4,6 +4,7 @@
  * conditional removal only while it names the detachment and holder it was given.
  */
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, describe, test } from 'node:test';
 import type { StoredSession } from '../../../src/core/event-stream.js';
 import { openDatabase } from '../../../src/store/database.js';
@@ -65,5 +66,58 @@ for (const { name, target } of testTargets()) {
       assert.equal(await store.get('s4'), undefined);
       await db.close();
     });
+
+    if (name === 'sqlite') return; // a cluster's database is PostgreSQL
+    test('the sessions of a dead node are let go: detached from now, removed after their grace', async () => {
+      const db = await openDatabase(target());
+      const { registry, dead } = await twoNodes(db);
+      const live = new SqlSessionStore(db, registry);
+      const gone = new SqlSessionStore(db, dead);
+      await live.put(session({ id: 'live-attached' }));
+      await live.put(session({ id: 'live-old', detachedAt: 1_000 }));
+      await gone.put(session({ id: 'dead-attached' }));
+      await gone.put(session({ id: 'dead-recent', detachedAt: 95_000 }));
+      await gone.put(session({ id: 'dead-old', detachedAt: 1_000 }));
+      await new SqlSessionStore(db).put(session({ id: 'no-node', holder: null })); // before 0012
+
+      assert.deepEqual(await live.releaseDeadNodes(100_000, 10_000), { detached: 2, removed: 1 });
+      const left = new Map((await live.all()).map((s) => [s.id, s.detachedAt]));
+      assert.deepEqual(
+        Object.fromEntries(left),
+        {
+          'live-attached': null,
+          'live-old': 1_000,
+          'dead-attached': 100_000,
+          'dead-recent': 95_000,
+          'no-node': 100_000,
+        },
+        "a live node's sessions are its own to end; the dead node's old one is gone",
+      );
+      assert.deepEqual(await live.releaseDeadNodes(105_000, 10_000), { detached: 0, removed: 1 });
+      assert.deepEqual(await live.releaseDeadNodes(110_000, 10_000), { detached: 0, removed: 2 });
+      assert.deepEqual((await live.all()).map((s) => s.id).sort(), ['live-attached', 'live-old']);
+      await db.close();
+    });
+
+    test("a dead node's session claimed on a live node is that node's", async () => {
+      const db = await openDatabase(target());
+      const { registry, dead } = await twoNodes(db);
+      await new SqlSessionStore(db, dead).put(session({ id: 'back' }));
+      const live = new SqlSessionStore(db, registry);
+      await live.put(session({ id: 'back', holder: 'claimed' })); // its client resumed here
+      assert.deepEqual(await live.releaseDeadNodes(100_000, 10_000), { detached: 0, removed: 0 });
+      assert.equal((await live.get('back'))?.detachedAt, null);
+      await db.close();
+    });
   });
+}
+
+/** A live node (heartbeat now) and a dead one (its heartbeat a minute old) in `cluster_nodes`. */
+async function twoNodes(db: Awaited<ReturnType<typeof openDatabase>>) {
+  const row = (id: string, slot: number, ago: number) => sql`insert into cluster_nodes
+    (node_id, url, host, pid, slot, ttl_ms, eligible, started_at, heartbeat_at)
+    values (${id}, null, 'h', 1, ${slot}, 5000, 1, 0, (extract(epoch from now()) * 1000)::bigint - ${ago})`;
+  await row('node-live', 0, 0).execute(db.kysely);
+  await row('node-dead', 1, 60_000).execute(db.kysely);
+  return { registry: 'node-live', dead: 'node-dead' };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pino from 'pino';
 import type { EventJournal } from '../../../../src/api/continuity/event-journal.js';
-import { ResumeSessions } from '../../../../src/api/continuity/resume-sessions.js';
+import { releaseEveryMs, ResumeSessions } from '../../../../src/api/continuity/resume-sessions.js';
 import { VirtualClock } from '../../../../src/core/clock.js';
 import type { SessionStorePort, StoredSession } from '../../../../src/core/event-stream.js';
 
@@ -30,6 +30,12 @@ class MemoryStore implements SessionStorePort {
     if (!r || r.holder !== s.holder) return false;
     this.rows.set(s.id, { ...r, state: s.state, detachedAt: s.detachedAt });
     return true;
+  }
+  /** The releases of dead nodes' sessions asked for: (now, grace). */
+  readonly released: [number, number][] = [];
+  async releaseDeadNodes(now: number, graceMs: number) {
+    this.released.push([now, graceMs]);
+    return { detached: 0, removed: 0 };
   }
   async remove(id: string, ifStored?: { detachedAt: number | null; holder?: string | null }) {
     const r = this.rows.get(id);
@@ -185,5 +191,23 @@ describe('resume sessions shared by the nodes of a cluster', () => {
     assert.deepEqual([...store.rows.keys()].sort(), ['live', 'recent']);
     assert.equal(followed.get(1001) ?? 0, before, 'nothing followed');
     assert.equal(c.claim('voice', 'recent', '102@1001'), undefined);
+  });
+
+  test("a node lets go of dead nodes' sessions on the server's clock, until it closes", async () => {
+    const { store, clocks, a } = twoNodes();
+    await a.load();
+    clocks[0]!.advance(5_000);
+    await a.releaseDead();
+    assert.deepEqual(store.released, [[clocks[0]!.now(), GRACE]]);
+    await a.close();
+    await a.releaseDead();
+    assert.equal(store.released.length, 1);
+  });
+
+  test('a node looks for them twice a grace period, at least every second and every minute', () => {
+    assert.equal(releaseEveryMs(120_000), 60_000);
+    assert.equal(releaseEveryMs(600_000), 60_000);
+    assert.equal(releaseEveryMs(10_000), 5_000);
+    assert.equal(releaseEveryMs(500), 1_000);
   });
 });
