@@ -47,7 +47,8 @@ export interface WebhookStorePort {
    * when `change` answers undefined.
    */
   changeWebhook(id: string, change: (state: string) => string | undefined, lease: TenantLease): Promise<void>;
-  deleteWebhook(id: string): Promise<void>;
+  /** Deletes the webhook and its deliveries; under `lease` (a cluster's), only while it holds. */
+  deleteWebhook(id: string, lease?: TenantLease): Promise<void>;
   saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void>;
   /** Resolves while the lease is the tenant's current one; rejects with `StaleEpochError` else. */
   assertLease(lease: TenantLease): Promise<void>;

@@ -79,8 +79,9 @@ export class SqlWebhookStore implements WebhookStorePort {
     });
   }
 
-  async deleteWebhook(id: string): Promise<void> {
+  async deleteWebhook(id: string, lease?: TenantLease): Promise<void> {
     await this.db.kysely.transaction().execute(async (tx) => {
+      if (lease && lease.epoch !== 0) await assertEpoch(tx, lease.tenantId, lease.nodeId, lease.epoch);
       await tx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
       await tx.deleteFrom('webhooks').where('id', '=', id).execute();
     });

@@ -110,6 +110,7 @@ for (const { name, target } of testTargets()) {
         StaleEpochError,
       );
       await assert.rejects(store.saveDelivery({ ...delivery, status: 'failed' }, a), StaleEpochError);
+      await assert.rejects(store.deleteWebhook('w1', a), StaleEpochError);
       await assert.rejects(
         store.saveDelivery({ ...delivery, id: 'd2', status: 'pending' }, a),
         StaleEpochError,

@@ -221,13 +221,13 @@ export class WebhookRegistry {
     for (const hook of [...this.byId.values()]) if (hook.tenantId === tenantId) this.forget(hook);
   }
 
-  create(tenantId: number, owner: Principal, state: WebhookState): Webhook {
+  /** Resolves once it may be answered (in a cluster: once stored; see `persist`). */
+  async create(tenantId: number, owner: Principal, state: WebhookState): Promise<Webhook> {
     // A request that ran here while the tenant moved to another node (a handover): that node
     // holds the tenant's webhooks now, so the client is asked to try again, and reaches it.
-    if (!this.membership.owns(tenantId))
-      throw unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is moving to another node; retry shortly.`);
+    if (!this.membership.owns(tenantId)) throw moving(tenantId);
     const hook = this.add(uuid(), tenantId, owner, { ...state, after: this.journal.last(tenantId) });
-    this.persist(hook);
+    await this.persist(hook);
     return hook;
   }
 
@@ -245,9 +245,10 @@ export class WebhookRegistry {
     return this.perTenant.get(tenantId) ?? 0;
   }
 
-  delete(hook: Webhook): void {
+  /** Resolves once it may be answered (in a cluster: once stored; see `persist`). */
+  delete(hook: Webhook): Promise<void> {
     this.forget(hook);
-    this.write(() => this.store.deleteWebhook(hook.id));
+    return this.clientWrite(hook.tenantId, (lease) => this.store.deleteWebhook(hook.id, lease));
   }
 
   /** Stops a webhook here and drops it from every index (deleted, or its tenant let go). */
@@ -264,17 +265,20 @@ export class WebhookRegistry {
     hook.queue.stop();
   }
 
-  /** A new secret; the old one keeps signing for ROTATION_GRACE_MS. */
-  rotate(hook: Webhook, secret: string): void {
+  /**
+   * A new secret; the old one keeps signing for ROTATION_GRACE_MS. Resolves once it may be
+   * answered (in a cluster: once stored; see `persist`).
+   */
+  rotate(hook: Webhook, secret: string): Promise<void> {
     hook.state.previousSecret = hook.state.secret;
     hook.state.previousUntil = this.clock.now() + ROTATION_GRACE_MS;
     hook.state.secret = secret;
-    this.persist(hook);
+    return this.persist(hook);
   }
 
   /** Deletes every webhook, its queue and its log. */
   async deleteAll(): Promise<void> {
-    for (const hook of [...this.byId.values()]) this.delete(hook);
+    for (const hook of [...this.byId.values()]) void this.delete(hook).catch(() => {});
     await this.writing;
   }
 
@@ -404,11 +408,8 @@ export class WebhookRegistry {
     return previousSecret && (previousUntil ?? 0) > this.clock.now() ? [secret, previousSecret] : [secret];
   }
 
-  /**
-   * Stores a client's change of the webhook (made, rotated) as asked, unfenced, as on a single
-   * node: it was answered already, and is the client's own.
-   */
-  private persist(hook: Webhook): void {
+  /** Stores a client's change of the webhook (made, rotated) as this node has it (`clientWrite`). */
+  private persist(hook: Webhook): Promise<void> {
     this.changes++;
     const row = {
       id: hook.id,
@@ -416,7 +417,38 @@ export class WebhookRegistry {
       owner: JSON.stringify(hook.owner),
       state: JSON.stringify(hook.state),
     };
-    this.write(() => this.store.saveWebhook(row));
+    return this.clientWrite(hook.tenantId, (lease) => this.store.saveWebhook(row, lease));
+  }
+
+  /**
+   * A client's change (a webhook made, rotated, deleted). On a standalone server it is stored
+   * after the answer, as every write here. In a cluster it is stored under this node's lease
+   * before the answer: a node that lost the tenant without hearing yet (a handover) would
+   * otherwise write it after the new owner loaded the tenant's webhooks, which would then sign
+   * with, or deliver to, what the client changed. There the write is refused, the tenant's
+   * webhooks stop here, and the client is answered 503 `OWNER_UNAVAILABLE`: its retry reaches the
+   * new owner. A write that fails otherwise (the database) is logged, and answered as done, as
+   * on a standalone server.
+   */
+  private clientWrite(tenantId: number, op: (lease?: TenantLease) => Promise<void>): Promise<void> {
+    if (!this.membership.clustered) {
+      this.write(() => op());
+      return Promise.resolve();
+    }
+    const lease = this.leaseOf(tenantId);
+    if (!lease) return Promise.reject(moving(tenantId));
+    let refused = false;
+    const done = this.write(async () => {
+      try {
+        await op(lease);
+      } catch (err) {
+        refused = err instanceof StaleEpochError;
+        throw err;
+      }
+    });
+    return done.then(() => {
+      if (refused) throw moving(tenantId);
+    });
   }
 
   /**
@@ -473,12 +505,21 @@ export class WebhookRegistry {
     this.letGo(err.tenantId);
   }
 
-  /** Store writes run one after another, in the order they were asked for. */
-  private write(op: () => Promise<void>): void {
-    if (this.closed) return;
+  /**
+   * Store writes run one after another, in the order they were asked for. Resolves once this one
+   * is done or has failed (a failure is handled here).
+   */
+  private write(op: () => Promise<void>): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.writing = this.writing.then(op).catch((err) => {
       if (err instanceof StaleEpochError) this.refused(err);
       else this.log.error({ err }, 'webhook store write failed');
     });
+    return this.writing;
   }
+}
+
+/** The answer to a client whose request ran on a node that no longer runs its tenant. */
+function moving(tenantId: number) {
+  return unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is moving to another node; retry shortly.`);
 }

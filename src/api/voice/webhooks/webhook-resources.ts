@@ -171,7 +171,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
               },
             },
           },
-          handle: (ctx) => {
+          handle: async (ctx) => {
             const body = ctx.body as WebhookBody;
             const tenantId = ctx.principal.tenantId!;
             const url = checkUrl(body.url, registry.settings.allowHttp);
@@ -184,7 +184,7 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
             };
             atMost(registry.countOf(tenantId), MAX_WEBHOOKS_PER_TENANT, 'webhooks per tenant');
             const secret = body.secret ?? newSecret();
-            const hook = registry.create(tenantId, ctx.principal, {
+            const hook = await registry.create(tenantId, ctx.principal, {
               url,
               secret,
               accounts,
@@ -222,8 +222,8 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
             params: HookParams,
             responses: ok('Deleted; empty body.'),
           },
-          handle: (ctx) => {
-            registry.delete(hookOf(ctx));
+          handle: async (ctx) => {
+            await registry.delete(hookOf(ctx));
             return { empty: true };
           },
         },
@@ -243,10 +243,10 @@ export function webhookResources(registry: WebhookRegistry): ResourceDef[] {
             body: RotateSecretBodySchema,
             responses: ok('The webhook, with its new secret.', CreatedWebhookSchema),
           },
-          handle: (ctx) => {
+          handle: async (ctx) => {
             const hook = hookOf(ctx);
             const secret = (ctx.body as RotateSecretBody).secret ?? newSecret();
-            registry.rotate(hook, secret);
+            await registry.rotate(hook, secret);
             const entity = webhookEntity(hook);
             entity.props = { ...entity.props, secret };
             return { entity };

@@ -232,14 +232,63 @@ test('a retry due after the lease was lost, before the loss is announced: not se
   await registry.close();
 });
 
-test('a client’s own change is written unfenced, the queue’s under the lease', async () => {
+const ownerUnavailable = (e: unknown) =>
+  e instanceof DomainError && e.kind === 'unavailable' && e.code === 'OWNER_UNAVAILABLE';
+
+test('a client’s own change is stored under the lease before it is answered', async () => {
   const saved: [string, number | undefined][] = [];
+  let stored = () => {};
   const { registry } = await clusterRegistry({
-    saveWebhook: async (w, lease) => void saved.push([JSON.parse(w.state).secret as string, lease?.epoch]),
+    saveWebhook: (w, lease) =>
+      new Promise<void>((resolve) => {
+        stored = () => {
+          saved.push([JSON.parse(w.state).secret as string, lease?.epoch]);
+          resolve();
+        };
+      }),
   });
-  registry.rotate(registry.listOf(carol)[0]!, 'new');
-  await until(() => saved.length === 1, 'the rotation stored');
-  assert.deepEqual(saved, [['new', undefined]]);
+  let answered = false;
+  const rotated = registry.rotate(registry.listOf(carol)[0]!, 'new').then(() => (answered = true));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(answered, false, 'not answered before it is stored');
+  stored();
+  await rotated;
+  assert.deepEqual(saved, [['new', 7]]);
+  await registry.close();
+});
+
+test('a client’s change on a node whose lease went (a handover): refused, and the tenant’s webhooks stop here', async () => {
+  const deleted: string[] = [];
+  const { registry, node } = await clusterRegistry({
+    saveWebhook: async (_w, lease) => {
+      throw new StaleEpochError(1001, lease!.epoch);
+    },
+    deleteWebhook: async (id, lease) => {
+      if (lease?.epoch === 7) throw new StaleEpochError(1001, 7);
+      deleted.push(id);
+    },
+  });
+  const hook = registry.listOf(carol)[0]!;
+  await assert.rejects(registry.rotate(hook, 'new'), ownerUnavailable);
+  assert.deepEqual(registry.listOf(carol), [], 'the webhooks stopped here: the new owner has them');
+  assert.deepEqual(node.errors, ['webhooks stopped here: the lease is lost']);
+
+  // Taken up again; a delete under an epoch the database no longer holds is refused too.
+  node.epoch = 8;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
+  const again = registry.listOf(carol)[0]!;
+  node.epoch = 7;
+  await assert.rejects(registry.delete(again), ownerUnavailable);
+  assert.deepEqual(deleted, []);
+
+  node.epoch = 9;
+  await node.changed!({ tenantId: 1001, owned: true, epoch: 9 });
+  await assert.rejects(
+    registry.create(1001, carol, { ...state, createdAt: 1 }),
+    ownerUnavailable,
+    'made under a lease the database refuses',
+  );
+  assert.deepEqual(registry.listOf(carol), []);
   await registry.close();
 });
 
@@ -247,10 +296,7 @@ test('a webhook is not made on a node that does not run its tenant: the client i
   const { registry, node } = await clusterRegistry();
   node.owned = false;
   await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
-  assert.throws(
-    () => registry.create(1001, carol, { ...state, createdAt: 1 }),
-    (e: unknown) => e instanceof DomainError && e.kind === 'unavailable' && e.code === 'OWNER_UNAVAILABLE',
-  );
+  await assert.rejects(registry.create(1001, carol, { ...state, createdAt: 1 }), ownerUnavailable);
   assert.deepEqual(registry.listOf(carol), []);
   await registry.close();
 });
