@@ -14,14 +14,22 @@
 import type { ConsumerMessages, JetStreamClient } from '@nats-io/jetstream';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { decodeEvent } from './event-codec.js';
+import { EPOCH_HEADER } from './event-publisher.js';
 
 /** Messages asked for per pull; the next pull goes out at three quarters of them. */
 const BATCH = 1024;
 /** A pull's lifetime; heartbeats at half of it tell a lost consumer within two of them. */
 const EXPIRES_MS = 5_000;
 
-/** `msgId`: the message's id, when `wantsMsgIds` said so (the publisher confirms its own). */
-export type SequencedHandler = (event: PlatformEvent, seq: number, msgId?: string) => void;
+/** Who published a message, read from its headers when `wantsOrigin` says so. */
+export interface Origin {
+  /** The message id (the publisher confirms its own by it). */
+  msgId: string | undefined;
+  /** The publisher's lease epoch on the event's tenant. */
+  epoch: number | undefined;
+}
+
+export type SequencedHandler = (event: PlatformEvent, seq: number, origin?: Origin) => void;
 
 export interface ConsumerStats {
   /** Events handed to the subscribers. */
@@ -54,10 +62,10 @@ export class EventConsumer {
     /** False once the connection is closed for good: then nothing is started again. */
     private readonly connected: () => boolean = () => true,
     /**
-     * Whether to read a message's id (a header, read only when asked: while this node awaits its
-     * own events, and for the events whose publisher a subscriber must know).
+     * Whether to read a message's origin (headers, read only when asked: while this node awaits
+     * its own events, and for the events whose publisher a subscriber must know).
      */
-    private readonly wantsMsgIds: (event: PlatformEvent) => boolean = () => false,
+    private readonly wantsOrigin: (event: PlatformEvent) => boolean = () => false,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -86,7 +94,7 @@ export class EventConsumer {
         this.last = m.seq;
         if (event) {
           this.stats.consumed++;
-          this.deliver(event, m.seq, this.wantsMsgIds(event) ? m.headers?.get('Nats-Msg-Id') : undefined);
+          this.deliver(event, m.seq, this.wantsOrigin(event) ? originOf(m.headers) : undefined);
         }
         if (this.waiters.length > 0) this.wake();
       },
@@ -140,4 +148,9 @@ export class EventConsumer {
       setTimeout(() => void this.restart(), 1_000).unref?.();
     }
   }
+}
+
+function originOf(h: { get(k: string): string } | undefined): Origin {
+  const epoch = h?.get(EPOCH_HEADER);
+  return { msgId: h?.get('Nats-Msg-Id') || undefined, epoch: epoch ? Number(epoch) : undefined };
 }

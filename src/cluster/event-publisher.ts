@@ -34,6 +34,8 @@ interface Outgoing {
   subject: string;
   data: Uint8Array;
   msgId: string;
+  /** The publisher's lease epoch on the event's tenant, sent as the `Sb-Epoch` header. */
+  epoch: number | undefined;
   sentAt: number;
   /** When its first try was known to have failed. */
   failedAt?: number;
@@ -80,13 +82,15 @@ export class EventPublisher {
     return this.inFlight.length > 0 || this.recovering;
   }
 
-  publish(subject: string, data: Uint8Array): void {
+  /** `epoch`: the lease this node raised the event under (consumers compare a tenant's epochs). */
+  publish(subject: string, data: Uint8Array, epoch?: number): void {
     const ordinal = ++this.ordinal;
     const m: Outgoing = {
       ordinal,
       subject,
       data,
       msgId: `${this.options.msgIdPrefix}${ordinal}`,
+      epoch,
       sentAt: Date.now(),
     };
     if (this.recovering) {
@@ -95,7 +99,7 @@ export class EventPublisher {
       return;
     }
     try {
-      this.nc.publish(subject, data, { headers: msgIdHeader(m.msgId) });
+      this.nc.publish(subject, data, { headers: headersOf(m) });
     } catch (err) {
       this.fail([m], err);
       return;
@@ -206,7 +210,10 @@ export class EventPublisher {
           break;
         }
         try {
-          const ack: PubAck = await this.js.publish(m.subject, m.data, { msgID: m.msgId });
+          const ack: PubAck = await this.js.publish(m.subject, m.data, {
+            msgID: m.msgId,
+            headers: headersOf(m),
+          });
           // A duplicate landed the first time, in its place.
           if (ack.duplicate) this.stored(m.ordinal, false);
           else this.stored(m.ordinal, m.failedAt !== undefined);
@@ -235,8 +242,12 @@ export class EventPublisher {
   }
 }
 
-function msgIdHeader(id: string) {
+/** The header that carries the publisher's lease epoch on the event's tenant. */
+export const EPOCH_HEADER = 'Sb-Epoch';
+
+function headersOf(m: Outgoing) {
   const h = headers();
-  h.set('Nats-Msg-Id', id);
+  h.set('Nats-Msg-Id', m.msgId);
+  if (m.epoch !== undefined) h.set(EPOCH_HEADER, String(m.epoch));
   return h;
 }

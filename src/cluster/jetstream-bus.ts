@@ -20,7 +20,7 @@ import type { EventStreamSource } from '../core/event-stream.js';
 import type { Telemetry } from '../core/telemetry.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { encodeEvent } from './event-codec.js';
-import { EventConsumer } from './event-consumer.js';
+import { EventConsumer, type Origin } from './event-consumer.js';
 import { EventPublisher } from './event-publisher.js';
 import { EventReader } from './event-reader.js';
 import {
@@ -43,14 +43,21 @@ export interface JetStreamBusOptions {
   catchUpTimeoutMs?: number;
 }
 
+/** A `subscribeOthers` subscription, with the last lease epoch seen per key. */
+interface Others {
+  types: ReadonlySet<PlatformEvent['type']>;
+  keyOf: (event: PlatformEvent) => string;
+  handler: (event: PlatformEvent) => void;
+  epochs: Map<string, number>;
+}
+
 export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<PlatformEvent> {
   /** Events this node was asked to publish for a tenant it does not own (dropped). */
   notOwned = 0;
   /** Tenants whose dropped events were logged already (once each, the counter says the rest). */
   private readonly warned = new Set<number>();
   private handlers: Handler<PlatformEvent>[] = [];
-  private others: { types: ReadonlySet<PlatformEvent['type']>; handler: (event: PlatformEvent) => void }[] =
-    [];
+  private others: Others[] = [];
   private readonly publisher: EventPublisher;
   private readonly reader: EventReader;
   private consumer!: EventConsumer;
@@ -80,7 +87,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       names.stream,
       names.all,
       head,
-      (e, seq, msgId) => bus.deliver(e, seq, msgId),
+      (e, seq, origin) => bus.deliver(e, seq, origin),
       options.log,
       () => !options.nc.isClosed(),
       (e) => bus.publisher.awaiting || bus.others.some((o) => o.types.has(e.type)),
@@ -102,7 +109,14 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       }
       return;
     }
-    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event));
+    const epoch = this.options.membership.epochOf(event.tenantId);
+    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event), epoch);
+    if (epoch === undefined) return;
+    for (const o of this.others) {
+      if (!o.types.has(event.type)) continue;
+      const key = o.keyOf(event);
+      o.epochs.set(key, Math.max(epoch, o.epochs.get(key) ?? epoch));
+    }
   }
 
   subscribe(handler: Handler<PlatformEvent>): () => void {
@@ -115,13 +129,18 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   /**
    * The events of these types that another node published: the owner of a tenant this node does
    * not run, or the previous owner of one it took over, whose last events may arrive after the
-   * takeover. Not this node's own (its switch raised them and holds their state already).
+   * takeover. Not this node's own (its switch raised them and holds their state already), nor one
+   * raised under an older lease on its tenant than the last event of its key (`keyOf`) this node
+   * published or was handed: a previous owner's late event, stored after its successor's. Lease
+   * epochs order the owners of a tenant, and every node reads the stream in one order, so every
+   * node keeps the same event of each key, whatever their clocks say.
    */
   subscribeOthers(
     types: readonly PlatformEvent['type'][],
+    keyOf: (event: PlatformEvent) => string,
     handler: (event: PlatformEvent) => void,
   ): () => void {
-    const entry = { types: new Set(types), handler };
+    const entry: Others = { types: new Set(types), keyOf, handler, epochs: new Map() };
     this.others = [...this.others, entry];
     return () => {
       this.others = this.others.filter((o) => o !== entry);
@@ -164,11 +183,20 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     await this.consumer.close();
   }
 
-  private deliver(event: PlatformEvent, seq: number, msgId: string | undefined): void {
-    if (msgId) this.publisher.confirm(msgId);
+  private deliver(event: PlatformEvent, seq: number, origin: Origin | undefined): void {
+    if (origin?.msgId) this.publisher.confirm(origin.msgId);
     for (const h of this.handlers) this.hand(() => h(event, seq), seq);
-    if (this.others.length === 0 || this.publisher.published(msgId)) return;
-    for (const o of this.others) if (o.types.has(event.type)) this.hand(() => o.handler(event), seq);
+    if (this.others.length === 0 || this.publisher.published(origin?.msgId)) return;
+    const epoch = origin?.epoch;
+    for (const o of this.others) {
+      if (!o.types.has(event.type)) continue;
+      if (epoch !== undefined) {
+        const key = o.keyOf(event);
+        if (epoch < (o.epochs.get(key) ?? -Infinity)) continue;
+        o.epochs.set(key, epoch);
+      }
+      this.hand(() => o.handler(event), seq);
+    }
   }
 
   private hand(run: () => void, seq: number): void {

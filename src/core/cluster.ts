@@ -20,7 +20,8 @@
  * 1: every node before protocols were recorded (the column's default). 2: since the socket's
  * `.state` answer became a frame and a live call's steps moved to `live_call_history` (0009).
  * 3: since a resumable session's writes name the attachment that holds it (0011). 4: since a
- * session names the node that took it, and nodes let go of a dead node's sessions (0012).
+ * session names the node that took it, and nodes let go of a dead node's sessions (0012), and
+ * each event carries its publisher's lease epoch (`Sb-Epoch`).
  */
 export const CLUSTER_PROTOCOL = 4;
 

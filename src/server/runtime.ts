@@ -150,26 +150,18 @@ export async function createRuntime(
   events?.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
-  // When this node's own switch last changed each phone's registration (cluster).
-  const changedHere = new Map<string, number>();
-  const sw = new Switch({
-    directory,
-    clock,
-    ids,
-    publish: (e) => {
-      if (events && e.type === 'device') changedHere.set(e.deviceId, e.at);
-      bus.publish(e);
-    },
-  });
+  const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
   // Every node consumes every event: a phone of a tenant another node runs shows as it is there,
   // and one registered on a tenant's previous owner just before a takeover shows on the new one.
-  // Never a node's own (its switch's state, which the stream only replays, late), nor another's
-  // raised before this node's own last change of the phone (a previous owner's, read after it;
-  // at the same instant, as a virtual clock standing still gives, the later read wins).
-  events?.subscribeOthers(['device'], (e) => {
-    if (e.type !== 'device' || (changedHere.get(e.deviceId) ?? -Infinity) > e.at) return;
-    sw.noteRegistration(e.deviceId, e.registered);
-  });
+  // Never a node's own (its switch's state, which the stream only replays, late), nor a previous
+  // owner's raised under an older lease than the phone's last change (the bus compares epochs).
+  events?.subscribeOthers(
+    ['device'],
+    (e) => (e.type === 'device' ? e.deviceId : ''),
+    (e) => {
+      if (e.type === 'device') sw.noteRegistration(e.deviceId, e.registered);
+    },
+  );
   const membership = parts?.membership ?? node.membership;
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
   const liveStore = new LiveStateStore(db);

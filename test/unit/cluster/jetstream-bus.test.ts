@@ -22,6 +22,15 @@ const presence = (tenantId: number, i: number): PresenceEvent => ({
   at: 1_767_600_000_000 + i,
 });
 
+const device = (tenantId: number, deviceId: string): PlatformEvent => ({
+  type: 'device',
+  tenantId,
+  deviceId,
+  registered: true,
+  at: 1_767_600_000_000,
+});
+const phoneOf = (e: PlatformEvent) => (e.type === 'device' ? e.deviceId : e.type);
+
 /** Collects what a bus hands its subscribers: each event with its sequence. */
 function collect(bus: { subscribe(h: (e: PlatformEvent, seq?: number) => void): () => void }) {
   const got: { e: PlatformEvent; seq: number }[] = [];
@@ -116,16 +125,9 @@ describe('JetStream event bus', { skip: why }, () => {
 
   test('subscribeOthers hands on what other nodes published, a previous owner’s too, never the node’s own', async () => {
     const { a, b, memberships } = await twoNodes();
-    const device = (tenantId: number, deviceId: string): PlatformEvent => ({
-      type: 'device',
-      tenantId,
-      deviceId,
-      registered: true,
-      at: 1_767_600_000_000,
-    });
     const others = { a: [] as string[], b: [] as string[] };
-    a.subscribeOthers(['device'], (e) => others.a.push(e.type === 'device' ? e.deviceId : e.type));
-    b.subscribeOthers(['device'], (e) => others.b.push(e.type === 'device' ? e.deviceId : e.type));
+    a.subscribeOthers(['device'], phoneOf, (e) => others.a.push(phoneOf(e)));
+    b.subscribeOthers(['device'], phoneOf, (e) => others.b.push(phoneOf(e)));
     const onA = collect(a);
     const onB = collect(b);
     a.publish(device(1001, 'ph-a'));
@@ -139,6 +141,31 @@ describe('JetStream event bus', { skip: why }, () => {
     assert.deepEqual(others.a, ['ph-b'], 'A: only what B published');
     assert.deepEqual(others.b, ['ph-a', 'ph-moved'], 'B: what A published, the tenant it took over included');
     await Promise.all([a.close(), b.close()]);
+  });
+
+  test('subscribeOthers keeps, per key, the event of the newest lease: a previous owner’s late one is not handed on', async () => {
+    const { a, b, memberships, clusterName } = await twoNodes();
+    const c = await testBus({ clusterName, membership: new StaticMembership('c') }); // runs no tenant
+    const others = { a: [] as string[], b: [] as string[], c: [] as string[] };
+    for (const [name, bus] of [
+      ['a', a],
+      ['b', b],
+      ['c', c],
+    ] as const)
+      bus.subscribeOthers(['device'], phoneOf, (e) => others[name].push(phoneOf(e)));
+    const [onA, onB, onC] = [a, b, c].map(collect);
+    // B runs tenant 1003 now, under a newer lease; A has not heard and still raises its events.
+    await memberships.b.assign(1003, 'b');
+    assert.ok(memberships.b.epochOf(1003)! > memberships.a.epochOf(1003)!);
+    b.publish(device(1003, 'ph-x')); // the new owner's change of the phone
+    await Promise.all([onA, onB, onC].map((o) => o!.until(1)));
+    a.publish(device(1003, 'ph-x')); // the previous owner's, stored after it
+    a.publish(device(1003, 'ph-y')); // a phone the new owner has not changed
+    await Promise.all([onA, onB, onC].map((o) => o!.until(3)));
+    assert.deepEqual(others.b, ['ph-y'], "B keeps its own change of ph-x, and notes A's of ph-y");
+    assert.deepEqual(others.a, ['ph-x'], "A notes B's change of ph-x");
+    assert.deepEqual(others.c, ['ph-x', 'ph-y'], "C, which runs neither, keeps B's change of ph-x too");
+    await Promise.all([a.close(), b.close(), c.close()]);
   });
 
   test('a node started later consumes from its start; caughtUp waits for what was published', async () => {
