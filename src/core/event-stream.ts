@@ -81,6 +81,11 @@ export interface SessionStorePort {
    * `graceMs` or longer before `now` is removed. Answers how many of each.
    */
   releaseDeadNodes(now: number, graceMs: number): Promise<{ detached: number; removed: number }>;
+  /**
+   * A cluster node starting: the sessions stored as attached to it (an earlier process under the
+   * same node id, stopped or killed with sockets open) count as detached from `now`.
+   */
+  detachOwn(now: number): Promise<void>;
 }
 
 /**

@@ -157,7 +157,7 @@ export async function createRuntime(
   // owner's raised under an older lease than the phone's last change (the bus compares epochs).
   events?.subscribeOthers(
     ['device'],
-    (e) => (e.type === 'device' ? e.deviceId : ''),
+    (e) => (e.type === 'device' ? `${e.tenantId}:${e.deviceId}` : ''),
     (e) => {
       if (e.type === 'device') sw.noteRegistration(e.deviceId, e.registered);
     },

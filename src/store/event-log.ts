@@ -157,8 +157,9 @@ export class SqlSessionStore implements SessionStorePort {
    * before 0012, whose nodes a cluster of this protocol no longer runs beside it.
    */
   async releaseDeadNodes(now: number, graceMs: number): Promise<{ detached: number; removed: number }> {
-    const dead = sql<boolean>`(node is null or node not in
-      (select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS}))`;
+    // Never this node's own: only it knows when its sockets closed, and its heartbeat may just be late.
+    const dead = sql<boolean>`(node is null or (node <> ${this.node} and node not in
+      (select node_id from cluster_nodes where heartbeat_at + ttl_ms > ${DB_NOW_MS})))`;
     return this.db.kysely.transaction().execute(async (trx) => {
       const detached = await trx
         .updateTable('resume_sessions')
@@ -173,6 +174,15 @@ export class SqlSessionStore implements SessionStorePort {
         .executeTakeFirst();
       return { detached: Number(detached.numUpdatedRows), removed: Number(removed.numDeletedRows) };
     });
+  }
+
+  async detachOwn(now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('resume_sessions')
+      .set({ detached_at: now })
+      .where('node', '=', this.node)
+      .where('detached_at', 'is', null)
+      .execute();
   }
 }
 

@@ -29,7 +29,8 @@ export type ResumeFailure = 'expired' | 'retention';
  * elsewhere (its close seen late, or answered to a takeover after the resume stopped waiting)
  * neither marks the session detached under the new socket nor deletes it, and forgets its copy.
  * A node that died with sockets open wrote none of their detachments: every node lets go of a
- * dead node's sessions now and then (`releaseDead`), so they end their grace as if detached then.
+ * dead node's sessions now and then (`releaseDead`), so they end their grace as if detached then;
+ * a node started again under the same id does so for its own at start (`load`).
  */
 export class ResumeSessions {
   private readonly held = new Map<string, Held>();
@@ -37,6 +38,7 @@ export class ResumeSessions {
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
   private releasing?: NodeJS.Timeout;
+  private releasingNow = false;
 
   constructor(
     private readonly store: SessionStorePort,
@@ -53,10 +55,8 @@ export class ResumeSessions {
    */
   async load(): Promise<void> {
     const now = this.clock.now();
-    if (this.shared) {
-      this.releasing = setInterval(() => void this.releaseDead(), releaseEveryMs(this.graceMs));
-      this.releasing.unref();
-    }
+    // An earlier process of this node (same id) may have stopped with sockets open.
+    if (this.shared) await this.store.detachOwn(now);
     for (const rec of await this.store.all()) {
       if (this.shared) {
         if (rec.detachedAt !== null && rec.detachedAt + this.graceMs <= now)
@@ -73,6 +73,10 @@ export class ResumeSessions {
       this.held.set(rec.id, h);
       this.journal.follow(rec.tenantId);
       h.expiry = this.clock.setTimer(left, () => this.end(rec.id));
+    }
+    if (this.shared && !this.closed) {
+      this.releasing = setInterval(() => void this.releaseDead(), releaseEveryMs(this.graceMs));
+      this.releasing.unref();
     }
   }
 
@@ -187,12 +191,15 @@ export class ResumeSessions {
    * resumes one meanwhile claims it as from any other node (`fetch`).
    */
   async releaseDead(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.releasingNow) return; // a slow database: one release at a time
+    this.releasingNow = true;
     try {
       const r = await this.store.releaseDeadNodes(this.clock.now(), this.graceMs);
       if (r.detached || r.removed) this.log.info(r, 'resume sessions of dead nodes let go');
     } catch (err) {
       this.log.warn({ err }, 'resume sessions of dead nodes: release failed');
+    } finally {
+      this.releasingNow = false;
     }
   }
 

@@ -99,6 +99,33 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test('a node never lets go of its own sessions, even while its heartbeat is late', async () => {
+      const db = await openDatabase(target());
+      const { dead } = await twoNodes(db);
+      const late = new SqlSessionStore(db, dead); // its own row looks dead to the database
+      await late.put(session({ id: 'mine' }));
+      await late.put(session({ id: 'mine-old', detachedAt: 1_000 }));
+      assert.deepEqual(await late.releaseDeadNodes(100_000, 10_000), { detached: 0, removed: 0 });
+      assert.deepEqual((await late.all()).map((s) => [s.id, s.detachedAt]).sort(), [
+        ['mine', null],
+        ['mine-old', 1_000],
+      ]);
+      await db.close();
+    });
+
+    test('a node starting again under its id counts its sessions stored as attached as detached', async () => {
+      const db = await openDatabase(target());
+      const { registry, dead } = await twoNodes(db);
+      const restarted = new SqlSessionStore(db, registry);
+      await restarted.put(session({ id: 'was-open' }));
+      await restarted.put(session({ id: 'closed', detachedAt: 400 }));
+      await new SqlSessionStore(db, dead).put(session({ id: 'other' }));
+      await restarted.detachOwn(500);
+      const at = new Map((await restarted.all()).map((s) => [s.id, s.detachedAt]));
+      assert.deepEqual(Object.fromEntries(at), { 'was-open': 500, closed: 400, other: null });
+      await db.close();
+    });
+
     test("a dead node's session claimed on a live node is that node's", async () => {
       const db = await openDatabase(target());
       const { registry, dead } = await twoNodes(db);

@@ -33,6 +33,11 @@ class MemoryStore implements SessionStorePort {
   }
   /** The releases of dead nodes' sessions asked for: (now, grace). */
   readonly released: [number, number][] = [];
+  /** The starts that counted this node's attached sessions as detached: at (now). */
+  readonly detachedOwn: number[] = [];
+  async detachOwn(now: number) {
+    this.detachedOwn.push(now);
+  }
   async releaseDeadNodes(now: number, graceMs: number) {
     this.released.push([now, graceMs]);
     return { detached: 0, removed: 0 };
@@ -196,6 +201,7 @@ describe('resume sessions shared by the nodes of a cluster', () => {
   test("a node lets go of dead nodes' sessions on the server's clock, until it closes", async () => {
     const { store, clocks, a } = twoNodes();
     await a.load();
+    assert.deepEqual(store.detachedOwn, [clocks[0]!.now()], 'its own earlier sessions, at start');
     clocks[0]!.advance(5_000);
     await a.releaseDead();
     assert.deepEqual(store.released, [[clocks[0]!.now(), GRACE]]);
