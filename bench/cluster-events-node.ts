@@ -28,6 +28,7 @@ const membership: Membership = {
   ownerOf: () => owner,
   epochOf: () => (owner === nodeId ? 1 : undefined),
   onChange: () => () => {},
+  takingOver: () => undefined,
 };
 
 const config = parseConfig(process.argv.slice(2));

@@ -116,6 +116,22 @@ export class Forwarding implements Placement {
     return ok;
   }
 
+  takingOver(tenantId: number): Promise<void> | undefined {
+    const taking = this.opts.membership.takingOver(tenantId);
+    if (!taking) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is being taken over here; retry shortly.`),
+          ),
+        this.settleMs,
+      );
+    });
+    return Promise.race([taking, late]).finally(() => clearTimeout(timer));
+  }
+
   runsHere(target: Target): boolean {
     if (typeof target === 'number') return this.opts.membership.owns(target);
     return 'socket' in target && this.sockets.has(target.socket);

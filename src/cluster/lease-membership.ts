@@ -69,6 +69,8 @@ export class LeaseMembership implements Membership {
   private readonly others = new Map<number, { owner: string; deadline: number }>();
   private readonly listeners: Listener[] = [];
   private announcing: Promise<void> = Promise.resolve();
+  /** Gains whose announcement has not reached every listener yet. */
+  private readonly gaining = new Map<number, Promise<void>>();
   private timer?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
   private ticking?: Promise<void>;
@@ -360,8 +362,12 @@ export class LeaseMembership implements Membership {
     }
   }
 
+  takingOver(tenantId: number): Promise<void> | undefined {
+    return this.gaining.get(tenantId);
+  }
+
   private announce(change: OwnershipChange): void {
-    this.announcing = this.announcing.then(async () => {
+    const heard = this.announcing.then(async () => {
       for (const l of [...this.listeners]) {
         try {
           await l(change);
@@ -369,6 +375,13 @@ export class LeaseMembership implements Membership {
           this.o.log.error({ err, change }, 'cluster: ownership listener failed');
         }
       }
+    });
+    this.announcing = heard;
+    const { tenantId } = change;
+    if (!change.owned) return;
+    this.gaining.set(tenantId, heard);
+    void heard.then(() => {
+      if (this.gaining.get(tenantId) === heard) this.gaining.delete(tenantId);
     });
   }
 

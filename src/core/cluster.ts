@@ -49,6 +49,12 @@ export interface Membership {
   epochOf(tenantId: number): number | undefined;
   /** Called, in order, whenever this node gains or loses a tenant. Returns the unsubscribe. */
   onChange(listener: (change: OwnershipChange) => void | Promise<void>): () => void;
+  /**
+   * While this node's gain of the tenant is still being taken over (its listeners have not all
+   * run: the previous owner's calls, agents and webhooks are not here yet), a promise that
+   * resolves once they have; otherwise undefined. It never rejects.
+   */
+  takingOver(tenantId: number): Promise<void> | undefined;
 }
 
 /** A standalone server: this node owns every tenant, for ever, under epoch 0. */
@@ -66,6 +72,9 @@ export class StandaloneMembership implements Membership {
   }
   onChange(): () => void {
     return () => {};
+  }
+  takingOver(): undefined {
+    return undefined;
   }
 }
 

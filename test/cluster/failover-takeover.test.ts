@@ -15,6 +15,7 @@ import { LiveStateStore } from '../../src/store/live-state.js';
 import { openEventSocket } from '../api/ccs/cc-client.js';
 import { openSocket } from '../api/voice/voice-helpers.js';
 import { clusterEnv } from '../helpers/cluster.js';
+import { PG_URL } from '../helpers/cluster-engines.js';
 import { type ClusterNode, startCluster, type TestCluster } from '../helpers/cluster-nodes.js';
 import { ccToken, eventually, request } from './failover-helpers.js';
 
@@ -184,5 +185,56 @@ describe('a tenant taken over from a node that died', { concurrency: false, skip
       removed: [],
       records: [],
     });
+  });
+
+  test('a request that reaches the new owner during its takeover waits for it: what it sets is kept', async () => {
+    // B runs tenant 1001 now. Dan (104) takes a break there, and B stores it.
+    const c = await cluster.addNode('C');
+    const acme = await ccToken(b.httpUrl, '100@1001');
+    const dan = `/6/v2/api/tenants/${ACME}/extensions/${ext('104')}`;
+    const onBreak = await request(b.httpUrl, 'POST', dan, {
+      auth: acme,
+      json: { request: 'updateAgentState', name: 'Break' },
+    });
+    assert.equal(onBreak.status, 200, JSON.stringify(onBreak.body));
+    const stored = () =>
+      b.runtime.db.kysely
+        .selectFrom('cc_agent_states')
+        .select('data')
+        .where('tenant_id', '=', 1001)
+        .where('ext', '=', '104')
+        .executeTakeFirst();
+    await eventually(async () => (await stored())?.data.includes('Break'), "Dan's break stored");
+
+    // C is given the tenant while the agents' table is held: its takeover waits on the database.
+    const pg = await import('pg');
+    const lock = new pg.default.Client({ connectionString: PG_URL });
+    await lock.connect();
+    await lock.query(`set search_path to ${cluster.schema}`);
+    await lock.query('begin');
+    await lock.query('lock table cc_agent_states in access exclusive mode');
+    let gained: Promise<void> | undefined;
+    let set: ReturnType<typeof request> | undefined;
+    try {
+      gained = c.membership.assign(1001, 'C');
+      await eventually(async () => c.runtime.membership.owns(1001) || undefined, 'C owns the tenant');
+      // Dan is made ready on C, the owner now, before its takeover is done.
+      let answered = false;
+      set = request(c.httpUrl, 'POST', dan, {
+        auth: acme,
+        json: { request: 'updateAgentState', name: 'Ready' },
+      });
+      void set.then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(answered, false, 'the request waits for the takeover');
+    } finally {
+      await lock.query('commit');
+      await lock.end();
+    }
+    await gained;
+    assert.equal((await set!).status, 200);
+    const now = await request(c.httpUrl, 'GET', `${dan}/agent_state`, { auth: acme });
+    assert.equal(now.body.agent_state.state.name, 'Ready', 'not overwritten by the restored break');
+    await b.membership.assign(1001, 'C');
   });
 });

@@ -214,3 +214,49 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
     await waitFor('3999 given up', () => !holder.m.owns(3999), 3000);
   });
 });
+
+describe('lease membership: a gain being taken over', { skip: env.skip }, () => {
+  it('is under way (takingOver) from the grant until every listener has run', async () => {
+    const { db, drop } = await freshSchemaDb();
+    const m = new LeaseMembership({
+      leases: new LeaseStore(db),
+      nodes: new NodeRegistry(db),
+      nodeId: 'solo',
+      url: null,
+      host: 'test',
+      pid: process.pid,
+      ttlMs: TTL,
+      tenants: () => [3001, 3002],
+      isIdle: () => true,
+      log: quiet,
+    });
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    const heard: number[] = [];
+    m.onChange(async (c) => {
+      if (c.tenantId === 3001) await blocked; // the first tenant's takeover is slow
+      heard.push(c.tenantId);
+    });
+    try {
+      await m.start();
+      assert.equal(m.owns(3001), true, 'owned from the grant');
+      const taking = m.takingOver(3001);
+      assert.ok(taking, 'its takeover is under way');
+      assert.ok(m.takingOver(3002), 'announced after it, so not taken over yet either');
+      let done = false;
+      void taking.then(() => (done = true));
+      await sleep(50);
+      assert.equal(done, false);
+      release();
+      await taking;
+      await m.takingOver(3002);
+      assert.deepEqual(heard, [3001, 3002]);
+      assert.equal(m.takingOver(3001), undefined);
+      assert.equal(m.takingOver(3002), undefined);
+    } finally {
+      release();
+      await m.close();
+      await drop();
+    }
+  });
+});

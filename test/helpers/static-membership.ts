@@ -15,6 +15,8 @@ export class StaticMembership implements Membership {
   private readonly owners = new Map<number, { node: string; epoch: number }>();
   private readonly listeners: ((c: OwnershipChange) => void | Promise<void>)[] = [];
   private leases: Db | undefined;
+  /** Gains whose listeners are still running. */
+  private readonly gaining = new Map<number, Promise<void>>();
 
   constructor(readonly nodeId: string) {}
 
@@ -53,7 +55,23 @@ export class StaticMembership implements Membership {
     const change: OwnershipChange = isMine
       ? { tenantId, owned: true, epoch, ...(before ? { previousOwner: before.node } : {}) }
       : { tenantId, owned: false, epoch: before?.epoch ?? 0 };
-    for (const l of [...this.listeners]) await l(change);
+    if (!isMine) {
+      for (const l of [...this.listeners]) await l(change);
+      return;
+    }
+    const heard = (async () => {
+      for (const l of [...this.listeners]) await l(change);
+    })();
+    this.gaining.set(tenantId, heard);
+    try {
+      await heard;
+    } finally {
+      if (this.gaining.get(tenantId) === heard) this.gaining.delete(tenantId);
+    }
+  }
+
+  takingOver(tenantId: number): Promise<void> | undefined {
+    return this.gaining.get(tenantId)?.catch(() => {});
   }
 
   /** This node's lease row for an hour, under `epoch` or above the row's; answers the epoch. */

@@ -23,6 +23,12 @@ export interface Placement {
   /** Whether this node runs the target's requests now (owns the tenant, holds the socket). */
   runsHere(target: Target): boolean;
   /**
+   * While this node is taking the tenant over (it owns it, but what the previous owner left is
+   * not here yet), a promise that resolves once it is, or once waiting is no longer worth it
+   * (bounded); otherwise undefined. A request of the tenant that runs here waits for it first.
+   */
+  takingOver(tenantId: number): Promise<void> | undefined;
+  /**
    * Runs the request where the target is and writes that node's answer to `reply`. Resolves
    * false when the request is to run here after all (this node became the tenant's owner
    * meanwhile; no node holds the socket); rejects with a 503 `unavailable` error when no node
@@ -91,7 +97,9 @@ interface Leaving {
   body: Buffer | undefined;
 }
 const LEAVING = Symbol('leaving');
-type Carrier = FastifyRequest & { [LEAVING]?: Leaving };
+/** The target of a request that runs here (placed before its body). */
+const HERE = Symbol('here');
+type Carrier = FastifyRequest & { [LEAVING]?: Leaving; [HERE]?: Target };
 
 /**
  * The route-level hooks of a route that may run elsewhere: `preParsing` decides and captures,
@@ -104,11 +112,18 @@ export function placementHooks(
   local: RouteHandlerMethod,
 ): { preParsing: preParsingAsyncHookHandler; handler: RouteHandlerMethod } {
   const preParsing: preParsingAsyncHookHandler = async (req, _reply, payload) => {
-    if (placement.isForwarded(req)) return payload;
     let target: Target | undefined;
+    if (!placeByBody) target = place?.(req, req.params as Record<string, string>);
+    if (placement.isForwarded(req)) {
+      (req as Carrier)[HERE] = target;
+      return payload;
+    }
     if (!placeByBody) {
-      target = place?.(req, req.params as Record<string, string>);
-      if (target === undefined || placement.runsHere(target)) return payload;
+      if (target === undefined) return payload;
+      if (placement.runsHere(target)) {
+        (req as Carrier)[HERE] = target;
+        return payload;
+      }
     }
     if (!hasBody(req)) {
       (req as Carrier)[LEAVING] = { target, body: undefined };
@@ -124,13 +139,18 @@ export function placementHooks(
     return read.stream;
   };
   const handler: RouteHandlerMethod = function (req, reply) {
-    const leaving = (req as Carrier)[LEAVING];
-    if (leaving === undefined) return local.call(this, req, reply);
-    const target = leaving.target ?? placeByBody?.(req.body);
-    if (target === undefined || placement.runsHere(target)) return local.call(this, req, reply);
+    const carrier = req as Carrier;
+    const leaving = carrier[LEAVING];
+    const target = leaving?.target ?? carrier[HERE] ?? placeByBody?.(req.body);
+    // A tenant's request that runs here waits until this node has taken the tenant over.
+    const here = () => {
+      const taking = typeof target === 'number' ? placement.takingOver(target) : undefined;
+      return taking ? taking.then(() => local.call(this, req, reply)) : local.call(this, req, reply);
+    };
+    if (leaving === undefined || target === undefined || placement.runsHere(target)) return here();
     return placement
       .forward(req, reply, target, leaving.body)
-      .then((answered) => (answered ? reply : local.call(this, req, reply)));
+      .then((answered) => (answered ? reply : here()));
   };
   return { preParsing, handler };
 }

@@ -16,11 +16,16 @@ interface Sent {
   parsed: unknown;
 }
 
-function fakePlacement(here: (t: Target) => boolean, answer = true) {
+function fakePlacement(
+  here: (t: Target) => boolean,
+  answer = true,
+  takingOver: (tenantId: number) => Promise<void> | undefined = () => undefined,
+) {
   const sent: Sent[] = [];
   const placement: Placement = {
     isForwarded: (req) => req.headers['x-test-forwarded'] === 'yes',
     runsHere: here,
+    takingOver,
     async forward(req: FastifyRequest, reply: FastifyReply, target: Target, body: Buffer | undefined) {
       sent.push({ target, body: body?.toString(), parsed: req.body });
       if (!answer) return false;
@@ -71,6 +76,37 @@ async function app(placement: Placement | undefined, opts: { byBody?: boolean; b
 }
 
 describe('placement: step 0 of the route core', () => {
+  it('a request of a tenant this node is taking over runs once the takeover is done, forwarded or not', async () => {
+    let done!: () => void;
+    const takeover = new Promise<void>((r) => (done = r));
+    let taking = true;
+    const { placement } = fakePlacement(
+      (t) => t === 1,
+      true,
+      (t) => (t === 1 && taking ? takeover : undefined),
+    );
+    const server = await app(placement);
+    const answered: string[] = [];
+    const direct = server.inject({ method: 'POST', url: '/t/1', payload: { a: 1 } }).then((r) => {
+      answered.push('direct');
+      return r;
+    });
+    const forwarded = server
+      .inject({ method: 'GET', url: '/t/1', headers: { 'x-test-forwarded': 'yes' } })
+      .then((r) => {
+        answered.push('forwarded');
+        return r;
+      });
+    const other = await server.inject({ method: 'GET', url: '/t/3', headers: { 'x-test-forwarded': 'yes' } });
+    assert.deepEqual(other.json(), { ranHere: 'get' }, 'another tenant does not wait');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual(answered, [], 'both wait for the takeover');
+    taking = false;
+    done();
+    assert.deepEqual((await direct).json(), { ranHere: { a: 1 } });
+    assert.deepEqual((await forwarded).json(), { ranHere: 'get' });
+  });
+
   it('a request for a target elsewhere leaves with its exact bytes, after its body parsed here', async () => {
     const { placement, sent } = fakePlacement((t) => t === 1);
     const server = await app(placement);
