@@ -48,7 +48,10 @@ export interface ForwardingOptions {
   log: Logger;
   /** How long a request that reached an owner may take to be answered (default 10 s). */
   timeoutMs?: number;
-  /** How long an unknown, moving or gone owner is waited for (default 6 s: the lease TTL + 1 s). */
+  /**
+   * How long an unknown, moving or gone owner is waited for, and a takeover here (default 6 s;
+   * a node is given its lease TTL + 1 s).
+   */
   settleMs?: number;
   /** The live nodes, this one included: how many answers a request for every node waits for. */
   clusterSize?: () => number;
@@ -116,20 +119,26 @@ export class Forwarding implements Placement {
     return ok;
   }
 
+  /**
+   * Bounded by the settle time, and within a forwarding node's time-out (less a second), so that
+   * a forwarded request is answered 503 `OWNER_UNAVAILABLE` here rather than left to time out
+   * there and run after.
+   */
   takingOver(tenantId: number): Promise<void> | undefined {
     const taking = this.opts.membership.takingOver(tenantId);
     if (!taking) return undefined;
+    const busy = () =>
+      unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is being taken over here; retry shortly.`);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is being taken over here; retry shortly.`),
-          ),
-        this.settleMs,
-      );
+      timer = setTimeout(() => reject(busy()), Math.min(this.settleMs, this.timeoutMs - 1_000));
     });
-    return Promise.race([taking, late]).finally(() => clearTimeout(timer));
+    return Promise.race([taking, late])
+      .then(() => {
+        // The lease may have gone while the takeover ran (a slow database fails renewals too).
+        if (!this.opts.membership.owns(tenantId)) throw busy();
+      })
+      .finally(() => clearTimeout(timer));
   }
 
   runsHere(target: Target): boolean {

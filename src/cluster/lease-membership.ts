@@ -362,8 +362,9 @@ export class LeaseMembership implements Membership {
     }
   }
 
+  /** Gains and losses are announced in one order, so a gain waits for those announced before it. */
   takingOver(tenantId: number): Promise<void> | undefined {
-    return this.gaining.get(tenantId);
+    return this.held.has(tenantId) ? this.gaining.get(tenantId) : undefined;
   }
 
   private announce(change: OwnershipChange): void {

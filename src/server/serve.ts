@@ -113,7 +113,7 @@ async function clusterLinks(runtime: Runtime): Promise<ServerExtension> {
     nats: cluster.nats,
     prefix: cluster.prefix,
     clusterSize: () => cluster.membership.aliveNodes().length,
-    settleMs: cluster.leaseTtlMs,
+    settleMs: cluster.leaseTtlMs + 1_000,
   });
 }
 
