@@ -194,7 +194,6 @@ export class WebhookRegistry {
         const after = lastSeq.get(hook.id);
         if (after === undefined) {
           const at = this.journal.last(tenantId);
-          hook.state.after = at;
           this.change(hook, (s) => {
             if (typeof s.after === 'number') return false;
             s.after = at;
@@ -338,7 +337,6 @@ export class WebhookRegistry {
       save: (d) => this.save(hook, d),
       failing: (value) => {
         if (hook.state.failing === value || !this.byId.has(hook.id)) return;
-        hook.state.failing = value;
         this.change(hook, (s) => {
           s.failing = value;
           return true;
@@ -460,12 +458,14 @@ export class WebhookRegistry {
   }
 
   /**
-   * The owner's change of the stored webhook (its `failing` mark, its making point), under its
-   * lease and not at all by a node without one, applied to the state as stored, not to this
-   * node's copy: a client's change made meanwhile on another node is kept (`changeWebhook`).
+   * The owner's change of the webhook (its `failing` mark, its making point): applied to this
+   * node's copy, and stored under its lease (not at all by a node without one) by applying it to
+   * the state as stored, not by writing this copy: a client's change made meanwhile on another
+   * node is kept (`changeWebhook`). `apply` answers whether it changed anything.
    */
   private change(hook: Webhook, apply: (state: WebhookState) => boolean): void {
     this.changes++;
+    apply(hook.state);
     const lease = this.leaseOf(hook.tenantId);
     if (!lease) return;
     this.write(() =>
