@@ -154,6 +154,30 @@ describe('event publisher', () => {
     assert.equal(p.stats.published, 2);
   });
 
+  test('an event read back after its acknowledged retry, when no longer awaited, changes nothing', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s, { confirmTimeoutMs: 50 });
+    p.publish('s', enc('e1'));
+    s.stored.push('n:1'); // it landed, but the node's consumer lags behind
+    await until(() => s.acksWaiting === 1);
+    s.ack(); // the retry: a duplicate, acknowledged
+    await p.idle();
+    assert.equal(p.stats.published, 1);
+    p.publish('s', enc('e2')); // awaited again, on the hot path
+    s.store(0); // e1 read back at last, while e2 is awaited
+    assert.equal(p.awaiting, true, 'e2 is still awaited: e1 does not skip it');
+    assert.equal(p.stats.failures, 1, 'only the timed-out e1 counted as failed');
+    s.store(1);
+    await p.idle();
+    assert.deepEqual(s.stored, ['n:1', 'n:2']);
+    assert.deepEqual(s.retried, ['e1'], 'e2 never retried');
+    assert.equal(p.stats.published, 2, 'e1 counted once');
+    assert.equal(p.stats.reordered, 0);
+    p.confirm('n:1'); // and once more, with nothing awaited
+    assert.equal(p.stats.published, 2);
+    assert.equal(p.awaiting, false);
+  });
+
   test('a publish that throws (connection closed) goes to the recovery', async () => {
     const s = new FakeStream();
     const p = publisherOn(s);
