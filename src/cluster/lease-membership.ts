@@ -8,7 +8,9 @@
  * a tenant it is no longer preferred for only when the tenant is idle (no live call), so
  * rebalancing never cuts a call. A lease it fails to renew, or whose TTL passes on its own
  * clock before a renewal succeeded (the process was paused, the database is unreachable), is lost
- * at once. Every gain and loss is announced, in order, through `onChange`.
+ * at once. Every gain and loss is announced through `onChange`: a tenant's in order, several
+ * tenants' side by side (a node that dies with many tenants leaves no tenant waiting for the
+ * takeovers of all those announced before it).
  */
 import type { Membership, OwnershipChange } from '../core/cluster.js';
 import type { NodeInfo, NodeRegistry } from '../store/cluster-nodes.js';
@@ -58,6 +60,8 @@ interface Held {
 const AFTER_LAPSE_MS = 50;
 const UNSETTLED_RECHECK_MS = 250;
 const UNSETTLED_RECHECKS = 8;
+/** Tenants whose changes are being announced at once, at most: a takeover holds a pooled connection. */
+const ANNOUNCED_AT_ONCE = 4;
 
 export class LeaseMembership implements Membership {
   readonly clustered = true;
@@ -68,9 +72,10 @@ export class LeaseMembership implements Membership {
   /** Other nodes' live leases at the last look: owner and local deadline. */
   private readonly others = new Map<number, { owner: string; deadline: number }>();
   private readonly listeners: Listener[] = [];
-  private announcing: Promise<void> = Promise.resolve();
-  /** Gains whose announcement has not reached every listener yet. */
-  private readonly gaining = new Map<number, Promise<void>>();
+  /** Each tenant's announcements not yet heard by every listener, chained in order. */
+  private readonly announcing = new Map<number, Promise<void>>();
+  private announcers = 0;
+  private readonly queued: (() => void)[] = [];
   private timer?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
   private ticking?: Promise<void>;
@@ -174,7 +179,7 @@ export class LeaseMembership implements Membership {
     await this.ticking;
     const held = this.holdings();
     for (const { tenantId, epoch } of held) this.lose(tenantId, epoch, 'node leaving');
-    await this.announcing;
+    await Promise.all(this.announcing.values());
     try {
       await this.o.leases.release(this.nodeId, held);
       if (started || this.slot >= 0) await this.o.nodes.remove(this.nodeId);
@@ -318,7 +323,7 @@ export class LeaseMembership implements Membership {
     const h = this.held.get(tenantId);
     if (!h) return;
     this.lose(tenantId, h.epoch, why);
-    await this.announcing;
+    await this.announcing.get(tenantId);
     await this.o.leases.release(this.nodeId, [{ tenantId, epoch: h.epoch }]);
     this.moved = true;
   }
@@ -362,28 +367,42 @@ export class LeaseMembership implements Membership {
     }
   }
 
-  /** Gains and losses are announced in one order, so a gain waits for those announced before it. */
+  /** A gain is taken over until its announcement (the last of its tenant's) reached every listener. */
   takingOver(tenantId: number): Promise<void> | undefined {
-    return this.held.has(tenantId) ? this.gaining.get(tenantId) : undefined;
+    return this.held.has(tenantId) ? this.announcing.get(tenantId) : undefined;
   }
 
   private announce(change: OwnershipChange): void {
-    const heard = this.announcing.then(async () => {
-      for (const l of [...this.listeners]) {
-        try {
-          await l(change);
-        } catch (err) {
-          this.o.log.error({ err, change }, 'cluster: ownership listener failed');
-        }
-      }
-    });
-    this.announcing = heard;
     const { tenantId } = change;
-    if (!change.owned) return;
-    this.gaining.set(tenantId, heard);
+    const before = this.announcing.get(tenantId) ?? Promise.resolve();
+    const heard = before.then(() => this.inTurn(() => this.tell(change)));
+    this.announcing.set(tenantId, heard);
     void heard.then(() => {
-      if (this.gaining.get(tenantId) === heard) this.gaining.delete(tenantId);
+      if (this.announcing.get(tenantId) === heard) this.announcing.delete(tenantId);
     });
+  }
+
+  private async tell(change: OwnershipChange): Promise<void> {
+    for (const l of [...this.listeners]) {
+      try {
+        await l(change);
+      } catch (err) {
+        this.o.log.error({ err, change }, 'cluster: ownership listener failed');
+      }
+    }
+  }
+
+  /** Runs `f` once fewer than ANNOUNCED_AT_ONCE others run; a finished one hands its turn on. */
+  private async inTurn(f: () => Promise<void>): Promise<void> {
+    if (this.announcers < ANNOUNCED_AT_ONCE) this.announcers++;
+    else await new Promise<void>((r) => this.queued.push(r));
+    try {
+      await f();
+    } finally {
+      const next = this.queued.shift();
+      if (next) next();
+      else this.announcers--;
+    }
   }
 
   private registration() {

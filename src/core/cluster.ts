@@ -47,7 +47,11 @@ export interface Membership {
   ownerOf(tenantId: number): string | undefined;
   /** The epoch of this node's lease on the tenant; undefined when it does not own it. */
   epochOf(tenantId: number): number | undefined;
-  /** Called, in order, whenever this node gains or loses a tenant. Returns the unsubscribe. */
+  /**
+   * Called whenever this node gains or loses a tenant: a tenant's changes in order, each heard by
+   * every listener (in the order they registered) before its next; other tenants' side by side.
+   * Returns the unsubscribe.
+   */
   onChange(listener: (change: OwnershipChange) => void | Promise<void>): () => void;
   /**
    * While this node's gain of the tenant is still being taken over (its listeners have not all

@@ -216,47 +216,89 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
 });
 
 describe('lease membership: a gain being taken over', { skip: env.skip }, () => {
-  it('is under way (takingOver) from the grant until every listener has run', async () => {
-    const { db, drop } = await freshSchemaDb();
-    const m = new LeaseMembership({
+  let db: Db;
+  let drop: () => Promise<void>;
+  before(async () => ({ db, drop } = await freshSchemaDb()));
+  after(async () => drop?.());
+
+  const solo = (nodeId: string, tenants: number[]) =>
+    new LeaseMembership({
       leases: new LeaseStore(db),
       nodes: new NodeRegistry(db),
-      nodeId: 'solo',
+      nodeId,
       url: null,
       host: 'test',
       pid: process.pid,
       ttlMs: TTL,
-      tenants: () => [3001, 3002],
+      tenants: () => tenants,
       isIdle: () => true,
       log: quiet,
     });
+
+  it('is under way (takingOver) from the grant until every listener has run; others go on', async () => {
+    const m = solo('solo', [3001, 3002]);
     let release!: () => void;
     const blocked = new Promise<void>((r) => (release = r));
-    const heard: number[] = [];
+    const heard: string[] = [];
     m.onChange(async (c) => {
       if (c.tenantId === 3001) await blocked; // the first tenant's takeover is slow
-      heard.push(c.tenantId);
+      heard.push(`first ${c.tenantId}`);
     });
+    m.onChange((c) => void heard.push(`second ${c.tenantId}`));
     try {
       await m.start();
       assert.equal(m.owns(3001), true, 'owned from the grant');
       const taking = m.takingOver(3001);
       assert.ok(taking, 'its takeover is under way');
-      assert.ok(m.takingOver(3002), 'announced after it, so not taken over yet either');
       let done = false;
       void taking.then(() => (done = true));
+      const second = await Promise.race([m.takingOver(3002)?.then(() => 'taken'), sleep(2000, 'waiting')]);
+      assert.equal(second, 'taken', 'the second tenant does not wait for the first');
+      assert.deepEqual(heard, ['first 3002', 'second 3002']);
+      assert.equal(m.takingOver(3002), undefined);
       await sleep(50);
       assert.equal(done, false);
+      assert.ok(m.takingOver(3001));
       release();
       await taking;
-      await m.takingOver(3002);
-      assert.deepEqual(heard, [3001, 3002]);
+      assert.deepEqual(heard.slice(2), ['first 3001', 'second 3001'], 'listeners in order');
       assert.equal(m.takingOver(3001), undefined);
-      assert.equal(m.takingOver(3002), undefined);
     } finally {
       release();
       await m.close();
-      await drop();
+    }
+  });
+
+  it('announces at most four tenants at once, and a tenant’s changes in order', async () => {
+    const tenants = Array.from({ length: 9 }, (_, i) => 3101 + i);
+    const m = solo('busy', tenants);
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    let running = 0;
+    let most = 0;
+    const heard: string[] = [];
+    m.onChange(async (c) => {
+      most = Math.max(most, ++running);
+      await blocked;
+      await sleep(5);
+      running--;
+      heard.push(`${c.owned ? 'gained' : 'lost'} ${c.tenantId}`);
+    });
+    try {
+      await m.start();
+      await waitFor('four announced', () => running === 4);
+      await sleep(50);
+      assert.equal(running, 4, 'the others wait for a turn');
+      const closing = m.close(); // every tenant lost, each after its gain
+      release();
+      await closing;
+      assert.equal(most, 4);
+      assert.equal(heard.length, 18);
+      for (const t of tenants)
+        assert.ok(heard.indexOf(`gained ${t}`) < heard.indexOf(`lost ${t}`), `${t}: gained, then lost`);
+    } finally {
+      release();
+      await m.close();
     }
   });
 });

@@ -89,8 +89,8 @@ export class WebhookRegistry {
   private readonly perTenant = new Map<number, number>();
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
-  /** Cluster: tenants taken up and let go one after another. */
-  private owning: Promise<void> = Promise.resolve();
+  /** Cluster: each tenant's take-ups and let-gos not yet done, chained in order. */
+  private readonly owning = new Map<number, Promise<void>>();
   private unwatch = () => {};
   private changes = 0;
 
@@ -131,20 +131,24 @@ export class WebhookRegistry {
     for (const t of new Set(webhooks.map((w) => w.tenantId))) {
       if (this.membership.owns(t)) void this.inTurn(() => this.takeUp(t), t);
     }
-    await this.owning;
+    await Promise.all(this.owning.values());
   }
 
   /**
-   * Tenants are taken up and let go one after another; one that fails is logged, and the next
-   * goes on (a failed turn must not stop every later one).
+   * A tenant is taken up and let go in the order asked, other tenants side by side; a turn that
+   * fails is logged, and the tenant's next goes on (a failed turn must not stop every later one).
    */
   private inTurn(turn: () => void | Promise<void>, tenantId: number): Promise<void> {
-    this.owning = this.owning
+    const done = (this.owning.get(tenantId) ?? Promise.resolve())
       .then(turn)
       .catch((err) =>
         this.log.error({ err, tenantId }, 'webhooks: taking a tenant up or letting it go failed'),
       );
-    return this.owning;
+    this.owning.set(tenantId, done);
+    void done.then(() => {
+      if (this.owning.get(tenantId) === done) this.owning.delete(tenantId);
+    });
+    return done;
   }
 
   /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
