@@ -78,7 +78,7 @@ describe('in-process cluster nodes', { skip: env.skip }, () => {
     });
     assert.equal(hangup.status, 204);
     await until('1001 on n2', 3 * TTL, () => m2.owns(1001) && !m1.owns(1001));
-    // owns() turns true at once; the listeners hear it in order, after the earlier announcements.
+    // owns() turns true at once; the listeners hear it next, after the tenant's earlier announcements.
     await until('1001 announced on n2', TTL, () => gained.some((c) => c.tenantId === 1001));
     const g = gained.find((c) => c.tenantId === 1001)!;
     assert.deepEqual([g.owned, g.epoch, g.previousOwner], [true, 2, 'n1']);
