@@ -92,12 +92,15 @@ export const ConnectRefusedSchema = Type.Object(
       Type.Literal('Unauthorized'),
       Type.Literal('Too many connections'),
       Type.Literal('Invalid resume'),
+      Type.Literal('Service Unavailable'),
     ]),
   },
   {
     $id: 'ConnectRefused',
     additionalProperties: false,
-    description: 'Sent before the server closes the socket (1008 Unauthorized, 1013 Too many connections).',
+    description:
+      'Sent before the server closes the socket (1008 Unauthorized or Invalid resume, 1013 Too many ' +
+      'connections, 1011 Service Unavailable: the token or the socket could not be checked; try again later).',
   },
 );
 export const SubscribeAcceptedSchema = Type.Object(

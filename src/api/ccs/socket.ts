@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { CcEvent } from '../../contact-center/types.js';
 import type { Principal } from '../../core/permissions.js';
 import type { CcRuntime } from './cc-runtime.js';
@@ -44,6 +44,7 @@ interface Session {
 const TEXT = { binary: false };
 const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
+const INTERNAL_ERROR = 1011;
 
 /** `/6/v2/sock`: connect with a token, then every permitted event, optionally narrowed by subscribe. */
 export function eventSocket(
@@ -118,6 +119,8 @@ export function eventSocket(
     );
     let session: Session | undefined;
     let connecting = false;
+    /** A resume readied for this connect, let go of however the connect ends. */
+    let releaseResume = () => {};
     const connectTimer = setTimeout(() => {
       if (!session) socket.close(POLICY_VIOLATION, 'no connect');
     }, config.wsConnectTimeoutMs);
@@ -127,7 +130,19 @@ export function eventSocket(
       socket.send(JSON.stringify(msg));
     };
 
-    socket.on('message', async (raw) => {
+    // A failure (the database unreachable while the token or the socket claim is looked up) closes
+    // this socket; unhandled, the rejection of a listener would end the process.
+    socket.on('message', (raw) => {
+      onMessage(raw).catch((err: unknown) => {
+        app.log.error({ err }, 'contact-center socket: a request failed');
+        releaseResume();
+        if (socket.readyState !== socket.OPEN) return;
+        if (!session) send({ response: 'connect', success: false, reason: 'Service Unavailable' });
+        socket.close(INTERNAL_ERROR, 'internal error');
+      });
+    });
+
+    async function onMessage(raw: RawData): Promise<void> {
       slot.touch();
       let msg: Record<string, unknown>;
       try {
@@ -161,6 +176,7 @@ export function eventSocket(
         }
         // In a cluster a resume is readied first (docs/cluster.md); `release` lets go of it.
         let release = () => {};
+        releaseResume = () => release();
         if (resume !== null && resume !== true) {
           await takeOver(resume.session.toLowerCase(), principal);
           if (socket.readyState !== socket.OPEN) return;
@@ -225,7 +241,7 @@ export function eventSocket(
         success: false,
         reason: 'Unknown request',
       });
-    });
+    }
 
     socket.on('close', () => {
       clearTimeout(connectTimer);
