@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler, RouteHandlerMethod } from 'fastify';
+import { unavailable } from '../../core/errors.js';
 
 /**
  * Where a request runs in a cluster (docs/cluster.md § Forwarding). A tenant's live state exists
@@ -142,10 +143,16 @@ export function placementHooks(
     const carrier = req as Carrier;
     const leaving = carrier[LEAVING];
     const target = leaving?.target ?? carrier[HERE] ?? placeByBody?.(req.body);
-    // A tenant's request that runs here waits until this node has taken the tenant over.
+    // A tenant's request that runs here waits until this node has taken the tenant over, and
+    // runs only while the node still owns it: a handover may have come while its body was read,
+    // it was authenticated or it waited (its events would reach no one, its changes be lost).
+    const run = () => {
+      if (typeof target === 'number' && !placement.runsHere(target)) throw moved(target);
+      return local.call(this, req, reply);
+    };
     const here = () => {
       const taking = typeof target === 'number' ? placement.takingOver(target) : undefined;
-      return taking ? taking.then(() => local.call(this, req, reply)) : local.call(this, req, reply);
+      return taking ? taking.then(run) : run();
     };
     if (leaving === undefined || target === undefined || placement.runsHere(target)) return here();
     return placement
@@ -153,6 +160,13 @@ export function placementHooks(
       .then((answered) => (answered ? reply : here()));
   };
   return { preParsing, handler };
+}
+
+function moved(tenantId: number) {
+  return unavailable(
+    'OWNER_UNAVAILABLE',
+    `Tenant ${tenantId} moved to another node meanwhile; retry shortly.`,
+  );
 }
 
 function hasBody(req: FastifyRequest): boolean {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Placement, Target } from '../../../../src/api/route-core/placement.js';
 import { addRoute, type RouteAdapter } from '../../../../src/api/route-core/route-core.js';
 import { ApiDocs } from '../../../../src/api/schema/registry.js';
+import { DomainError } from '../../../../src/core/errors.js';
 
 /**
  * Step 0 of the route core (route-core/placement.ts), with a fake placement: which requests
@@ -43,6 +45,12 @@ function fakePlacement(
 
 async function app(placement: Placement | undefined, opts: { byBody?: boolean; bodyLimit?: number } = {}) {
   const server = Fastify({ bodyLimit: opts.bodyLimit ?? 1024 });
+  // As the APIs' error handlers answer a busy refusal (503 with its code).
+  server.setErrorHandler((err, _req, reply) => {
+    if (err instanceof DomainError && err.kind === 'unavailable')
+      return reply.code(503).send({ code: err.code });
+    return reply.send(err);
+  });
   const routes: { method: unknown; preParsing?: unknown }[] = [];
   server.addHook('onRoute', (r) => void routes.push(r));
   const adapter: RouteAdapter<undefined, unknown, unknown> = {
@@ -81,7 +89,7 @@ describe('placement: step 0 of the route core', () => {
     const takeover = new Promise<void>((r) => (done = r));
     let taking = true;
     const { placement } = fakePlacement(
-      (t) => t === 1,
+      (t) => t === 1 || t === 3,
       true,
       (t) => (t === 1 && taking ? takeover : undefined),
     );
@@ -154,12 +162,43 @@ describe('placement: step 0 of the route core', () => {
     for (const [url, headers] of [
       ['/t/1', {}],
       ['/t/none', {}],
-      ['/t/2', { 'x-test-forwarded': 'yes' }],
+      ['/t/1', { 'x-test-forwarded': 'yes' }],
     ] as const) {
       const r = await server.inject({ method: 'POST', url, headers, payload: { x: 1 } });
       assert.equal(r.statusCode, 200, url);
       assert.deepEqual(r.json(), { ranHere: { x: 1 } }, url);
     }
+    assert.deepEqual(sent, []);
+  });
+
+  it('a request whose tenant moved away once placed here does not run: 503, to retry', async () => {
+    let owned = true;
+    const { placement, sent } = fakePlacement((t) => t === 1 && owned);
+    const server = await app(placement);
+    // The handover comes while the body is read, after step 0 placed the request here.
+    const body = new Readable({
+      read() {
+        owned = false;
+        this.push('{"x":1}');
+        this.push(null);
+      },
+    });
+    const r = await server.inject({
+      method: 'POST',
+      url: '/t/1',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
+    assert.equal(r.statusCode, 503);
+    assert.equal(r.json().code, 'OWNER_UNAVAILABLE');
+    // Forwarded here by a node that took this one for the owner: the same.
+    const forwarded = await server.inject({
+      method: 'POST',
+      url: '/t/2',
+      headers: { 'x-test-forwarded': 'yes' },
+      payload: { x: 1 },
+    });
+    assert.equal(forwarded.statusCode, 503);
     assert.deepEqual(sent, []);
   });
 
@@ -188,7 +227,8 @@ describe('placement: step 0 of the route core', () => {
   });
 
   it('a target that comes here meanwhile runs here', async () => {
-    const { placement, sent } = fakePlacement(() => false, false);
+    // The owner is this node once the forward finds it so (it answers false then).
+    const { placement, sent } = fakePlacement((t) => t === 2 && sent.length > 0, false);
     const server = await app(placement);
     const r = await server.inject({ method: 'POST', url: '/t/2', payload: { x: 2 } });
     assert.deepEqual(r.json(), { ranHere: { x: 2 } });
