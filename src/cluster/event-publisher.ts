@@ -13,7 +13,9 @@
  * JetStream publishes under their first message ids, so one that did land the first time is not
  * stored twice (JetStream's duplicate window). Only an event that failed while a later one was
  * stored can end up out of place: counted (`reordered`) and logged. An event still failing after
- * the retry window is dropped, counted (`lost`) and logged.
+ * the retry window is dropped, counted (`lost`) and logged; so is one whose lease ended before its
+ * retry (`isCurrent`): the tenant's next owner has published since, and took the tenant over from
+ * its durable state, so the old owner's late event would reach subscribers after the new owner's.
  */
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
@@ -36,6 +38,7 @@ interface Outgoing {
   msgId: string;
   /** The publisher's lease epoch on the event's tenant, sent as the `Sb-Epoch` header. */
   epoch: number | undefined;
+  tenantId: number | undefined;
   sentAt: number;
   /** When its first try was known to have failed. */
   failedAt?: number;
@@ -50,6 +53,8 @@ export interface PublisherOptions {
   retryWindowMs?: number;
   /** Events held back during a recovery, at most (beyond: dropped as lost). */
   maxHeld?: number;
+  /** Whether this node still holds the lease an event was raised under (checked before a retry). */
+  isCurrent?: (tenantId: number, epoch: number) => boolean;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -82,8 +87,8 @@ export class EventPublisher {
     return this.inFlight.length > 0 || this.recovering;
   }
 
-  /** `epoch`: the lease this node raised the event under (consumers compare a tenant's epochs). */
-  publish(subject: string, data: Uint8Array, epoch?: number): void {
+  /** `epoch`: the lease on `tenantId` this node raised the event under (consumers compare them). */
+  publish(subject: string, data: Uint8Array, epoch?: number, tenantId?: number): void {
     const ordinal = ++this.ordinal;
     const m: Outgoing = {
       ordinal,
@@ -91,6 +96,7 @@ export class EventPublisher {
       data,
       msgId: `${this.options.msgIdPrefix}${ordinal}`,
       epoch,
+      tenantId,
       sentAt: Date.now(),
     };
     if (this.recovering) {
@@ -207,6 +213,16 @@ export class EventPublisher {
       for (;;) {
         if (this.closed || Date.now() - since > (this.options.retryWindowMs ?? 60_000)) {
           this.give(m, this.closed ? 'publisher closed' : 'retry window passed');
+          break;
+        }
+        const { isCurrent } = this.options;
+        if (
+          isCurrent &&
+          m.tenantId !== undefined &&
+          m.epoch !== undefined &&
+          !isCurrent(m.tenantId, m.epoch)
+        ) {
+          this.give(m, 'its lease ended');
           break;
         }
         try {

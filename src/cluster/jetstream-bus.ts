@@ -71,6 +71,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     this.publisher = new EventPublisher(options.nc, js, {
       msgIdPrefix: `${options.membership.nodeId}:${randomUUID()}:`,
       log: options.log,
+      isCurrent: (tenantId, epoch) => options.membership.epochOf(tenantId) === epoch,
     });
     this.reader = new EventReader(js, jsm, names, options.retention.perTenantEvents);
   }
@@ -110,7 +111,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       return;
     }
     const epoch = this.options.membership.epochOf(event.tenantId);
-    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event), epoch);
+    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event), epoch, event.tenantId);
     if (epoch === undefined) return;
     for (const o of this.others) {
       if (!o.types.has(event.type)) continue;

@@ -101,18 +101,25 @@ export class LeaseMembership implements Membership {
 
   // ---- the port --------------------------------------------------------------------------
 
+  /**
+   * Past its deadline a lease is not owned, even before the watchdog says so: a process that
+   * stalled (a long pause, SIGSTOP) runs its overdue timers and buffered I/O before the watchdog's
+   * timer, and what they raise must not go out as the owner's (its successor ran the tenant
+   * meanwhile).
+   */
   owns(tenantId: number): boolean {
-    return this.held.has(tenantId);
+    const h = this.held.get(tenantId);
+    return h !== undefined && performance.now() < h.deadline;
   }
 
   ownerOf(tenantId: number): string | undefined {
-    if (this.held.has(tenantId)) return this.nodeId;
+    if (this.held.has(tenantId)) return this.owns(tenantId) ? this.nodeId : undefined;
     const o = this.others.get(tenantId);
     return o && performance.now() < o.deadline ? o.owner : undefined;
   }
 
   epochOf(tenantId: number): number | undefined {
-    return this.held.get(tenantId)?.epoch;
+    return this.owns(tenantId) ? this.held.get(tenantId)!.epoch : undefined;
   }
 
   onChange(listener: Listener): () => void {

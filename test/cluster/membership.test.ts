@@ -215,6 +215,40 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
   });
 });
 
+describe('lease membership: a stalled process', { skip: env.skip }, () => {
+  it('owns nothing past its leases’ deadline, before its watchdog has run', async () => {
+    const { db, drop } = await freshSchemaDb();
+    const m = new LeaseMembership({
+      leases: new LeaseStore(db),
+      nodes: new NodeRegistry(db),
+      nodeId: 'stalls',
+      url: null,
+      host: 'test',
+      pid: process.pid,
+      ttlMs: TTL,
+      tenants: () => [3201],
+      isIdle: () => true,
+      log: quiet,
+    });
+    try {
+      await m.start();
+      assert.equal(m.owns(3201), true);
+      const epoch = m.epochOf(3201);
+      // The event loop held past the TTL (a long pause): no timer, the watchdog's included, runs.
+      const end = performance.now() + TTL + 100;
+      while (performance.now() < end);
+      // What runs first after such a stall (an overdue timer, buffered I/O) sees no lease.
+      assert.equal(m.owns(3201), false);
+      assert.equal(m.epochOf(3201), undefined);
+      assert.equal(m.ownerOf(3201), undefined);
+      assert.ok(epoch !== undefined);
+    } finally {
+      await m.close();
+      await drop();
+    }
+  });
+});
+
 describe('lease membership: a gain being taken over', { skip: env.skip }, () => {
   let db: Db;
   let drop: () => Promise<void>;

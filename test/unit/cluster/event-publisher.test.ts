@@ -63,7 +63,11 @@ const enc = (s: string) => new TextEncoder().encode(s);
 
 function publisherOn(
   stream: FakeStream,
-  options: { confirmTimeoutMs?: number; retryWindowMs?: number } = {},
+  options: {
+    confirmTimeoutMs?: number;
+    retryWindowMs?: number;
+    isCurrent?: (tenantId: number, epoch: number) => boolean;
+  } = {},
 ) {
   stream.publisher = new EventPublisher(stream.nc, stream.js, { msgIdPrefix: 'n:', log, ...options });
   return stream.publisher;
@@ -176,6 +180,28 @@ describe('event publisher', () => {
     p.confirm('n:1'); // and once more, with nothing awaited
     assert.equal(p.stats.published, 2);
     assert.equal(p.awaiting, false);
+  });
+
+  test('an event whose lease ended before its retry is dropped, not stored after the next owner’s', async () => {
+    const s = new FakeStream();
+    const epochs = new Map([
+      [1001, 4],
+      [1002, 7],
+    ]);
+    const p = publisherOn(s, { isCurrent: (t, e) => epochs.get(t) === e });
+    s.closed = true; // NATS down: every publish goes to the recovery
+    p.publish('s', enc('1001 under 4'), 4, 1001);
+    p.publish('s', enc('1002 under 7'), 7, 1002);
+    await until(() => s.acksWaiting === 1);
+    epochs.set(1001, 5); // 1001 lost and taken by another node (or taken back under a new lease)
+    s.failAck(); // its acknowledged retry fails too; the next try finds the lease gone
+    await until(() => s.acksWaiting === 1);
+    s.ack();
+    await p.idle();
+    assert.deepEqual(s.retried, ['1001 under 4', '1002 under 7']);
+    assert.deepEqual(s.stored, ['n:2']);
+    assert.equal(p.stats.lost, 1);
+    assert.equal(p.stats.published, 1);
   });
 
   test('a publish that throws (connection closed) goes to the recovery', async () => {
