@@ -45,8 +45,8 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
       }
     },
   });
-  const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, Date.now, (err) =>
-    log.warn({ err }, 'socket claim not freed (it expires)'),
+  const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, (err) =>
+    log.warn({ err }, 'socket claim not freed yet (tried again at the next renewal)'),
   );
   const renew = setInterval(
     () => {

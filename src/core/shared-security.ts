@@ -31,7 +31,13 @@ export interface SharedSocketClaims {
    * claims already number `perClient`. The claim id is given back with `free`.
    */
   claim(client: string, perClient: number): Promise<string | null>;
+  /** Gives the claim back; one whose removal fails is tried again and no longer kept alive. */
   free(claimId: string): void;
+  /**
+   * Hears a claim of this node found gone while its socket was open (the node stalled past the
+   * claims' time to live, and another node dropped them): the client may hold a newer socket.
+   */
+  onLost(listener: (claimId: string) => void): void;
 }
 
 /**

@@ -3,61 +3,104 @@ import { sql } from 'kysely';
 import { sha256 } from '../core/secrets.js';
 import type { SharedSocketClaims } from '../core/shared-security.js';
 import type { Db } from './database.js';
+import { DB_NOW_MS } from './leases.js';
 
 /**
  * The sockets each client holds, counted over every node of a cluster (`socket_claims`). A claim
  * is taken under a transaction-scoped advisory lock on the client's key, so two nodes admitting
  * the same client at once cannot both pass the count. Each node keeps its claims alive (`renew`,
- * well within `ttlMs`); the claims of a node that died expire and stop counting.
+ * well within `ttlMs`); the claims of a node that died expire and stop counting. Times are the
+ * database's clock, so a node whose clock runs ahead cannot expire the others' claims early.
+ * A node that finds one of its claims gone at `renew` (it stalled past the time to live) tells
+ * its listeners, which close that socket; a claim whose removal failed is tried again at each
+ * `renew` and no longer kept alive meanwhile.
  * PostgreSQL only: the one database a cluster runs on.
  */
 export class SqlSharedSocketClaims implements SharedSocketClaims {
+  /** This node's claims, taken and not given back. */
+  private readonly live = new Set<string>();
+  /** Given back, but not removed yet (the database failed). */
+  private readonly unfreed = new Set<string>();
+  private readonly listeners: ((claimId: string) => void)[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly nodeId: string,
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
     private readonly onError: (e: unknown) => void = () => {},
   ) {}
 
   async claim(client: string, perClient: number): Promise<string | null> {
-    const now = this.now();
     const key = sha256(client); // the client key holds NULs
-    return this.db.kysely.transaction().execute(async (trx) => {
+    const claimId = await this.db.kysely.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
       const { n } = await trx
         .selectFrom('socket_claims')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('client_key', '=', key)
-        .where('expires_at', '>', now)
+        .where('expires_at', '>', DB_NOW_MS)
         .executeTakeFirstOrThrow();
       if (Number(n) >= perClient) return null;
-      const claimId = randomUUID();
+      const id = randomUUID();
       await trx
         .insertInto('socket_claims')
-        .values({ claim_id: claimId, client_key: key, node_id: this.nodeId, expires_at: now + this.ttlMs })
+        .values({ claim_id: id, client_key: key, node_id: this.nodeId, expires_at: this.expiry() })
         .execute();
-      return claimId;
+      return id;
     });
+    if (claimId) this.live.add(claimId);
+    return claimId;
   }
 
   free(claimId: string): void {
-    this.db.kysely.deleteFrom('socket_claims').where('claim_id', '=', claimId).execute().catch(this.onError);
+    if (!this.live.delete(claimId)) return;
+    this.remove([claimId]).catch((e: unknown) => {
+      this.unfreed.add(claimId);
+      this.onError(e);
+    });
   }
 
-  /** Keeps this node's claims alive, and drops every expired one. */
+  onLost(listener: (claimId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Keeps this node's live claims alive, removes those it gave back, and drops every expired one. */
   async renew(): Promise<void> {
-    const now = this.now();
-    await this.db.kysely
-      .updateTable('socket_claims')
-      .set({ expires_at: now + this.ttlMs })
-      .where('node_id', '=', this.nodeId)
-      .execute();
-    await this.db.kysely.deleteFrom('socket_claims').where('expires_at', '<=', now).execute();
+    const asked = [...this.live];
+    if (asked.length > 0) {
+      const kept = await this.db.kysely
+        .updateTable('socket_claims')
+        .set({ expires_at: this.expiry() })
+        .where('node_id', '=', this.nodeId)
+        .where('claim_id', 'in', asked)
+        .returning('claim_id')
+        .execute();
+      const found = new Set(kept.map((r) => r.claim_id));
+      for (const id of asked) {
+        if (found.has(id) || !this.live.delete(id)) continue;
+        for (const l of this.listeners) l(id);
+      }
+    }
+    if (this.unfreed.size > 0) {
+      const ids = [...this.unfreed];
+      await this.remove(ids);
+      for (const id of ids) this.unfreed.delete(id);
+    }
+    await this.db.kysely.deleteFrom('socket_claims').where('expires_at', '<=', DB_NOW_MS).execute();
   }
 
   /** This node's claims go (a clean stop). */
   async releaseAll(): Promise<void> {
+    this.live.clear();
+    this.unfreed.clear();
     await this.db.kysely.deleteFrom('socket_claims').where('node_id', '=', this.nodeId).execute();
+  }
+
+  private expiry() {
+    return sql<number>`${DB_NOW_MS} + ${this.ttlMs}`;
+  }
+
+  private async remove(ids: string[]): Promise<void> {
+    await this.db.kysely.deleteFrom('socket_claims').where('claim_id', 'in', ids).execute();
   }
 }

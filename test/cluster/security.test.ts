@@ -136,6 +136,52 @@ describe('cluster security state', { skip: services.skip }, () => {
     assert.equal(traded.filter((t) => t !== null).length, 1);
   });
 
+  test('a stalled node hears which of its claims are gone, and they are no longer kept alive', async () => {
+    const client = `voice\u0000ext:1001:106\u0000203.0.113.13`;
+    const stalled = new SqlSharedSocketClaims(db, 'stalled-node', 300);
+    const lost: string[] = [];
+    stalled.onLost((id) => lost.push(id));
+    const mine = await stalled.claim(client, 1);
+    assert.ok(mine);
+    await new Promise((r) => setTimeout(r, 350)); // no renewal past the time to live
+    const other = node('j').socketClaims;
+    await other.renew(); // drops every expired claim
+    assert.ok(await other.claim(client, 1), 'the client connects through another node');
+    await stalled.renew();
+    assert.deepEqual(lost, [mine], 'told, so its socket closes');
+    assert.equal(await other.claim(client, 1), null, 'one socket for the client, the newer');
+  });
+
+  test('a claim whose removal failed is removed at the next renewal, not kept alive', async () => {
+    const client = `voice\u0000ext:1001:107\u0000203.0.113.14`;
+    let failNext = true;
+    // The database failing one delete (a blip), as the pool would.
+    const flaky: Db = {
+      ...db,
+      kysely: new Proxy(db.kysely, {
+        get(target, prop) {
+          if (prop === 'deleteFrom' && failNext) {
+            failNext = false;
+            return () => ({ where: () => ({ execute: () => Promise.reject(new Error('connection lost')) }) });
+          }
+          const v = Reflect.get(target, prop, target) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      }),
+    };
+    const errors: unknown[] = [];
+    const claims = new SqlSharedSocketClaims(flaky, 'flaky-node', 5000, (e) => errors.push(e));
+    const id = await claims.claim(client, 1);
+    assert.ok(id);
+    claims.free(id);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(errors.length, 1);
+    const other = node('k').socketClaims;
+    assert.equal(await other.claim(client, 1), null, 'the claim still counts');
+    await claims.renew();
+    assert.ok(await other.claim(client, 1), 'removed at the renewal');
+  });
+
   test("a dead node's claims stop counting after their time to live", async () => {
     const client = `voice\u0000ext:1001:105\u0000203.0.113.12`;
     const dead = new SqlSharedSocketClaims(db, 'dead-node', 300); // never renewed

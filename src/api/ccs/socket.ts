@@ -199,7 +199,11 @@ export function eventSocket(
         }
         clearTimeout(connectTimer);
         slot.release();
-        slot = limits.sockets.admit(client, () => socket.close(1000, 'idle'));
+        slot = limits.sockets.admit(
+          client,
+          () => socket.close(1000, 'idle'),
+          () => socket.close(TRY_AGAIN_LATER, 'too many connections'),
+        );
         session = { socket, principal, slot, only: null };
         sessions.add(session);
         if (resume === null) {

@@ -42,6 +42,8 @@ export class SocketRegistry {
 
   /** Cluster only (`counts`): the slots that may be taken back. */
   private readonly takeBack = new TakeBack();
+  /** Cluster only (`shared`): the open sockets' claims, and what closes each socket. */
+  private readonly claimed = new Map<string, () => void>();
 
   /**
    * In a cluster (docs/cluster.md), the client's sockets on every node count: `shared` claims
@@ -56,6 +58,7 @@ export class SocketRegistry {
     private readonly counts?: SharedInflight,
   ) {
     counts?.onHeard((client) => this.heard(client));
+    shared?.onLost((claim) => this.claimed.get(claim)?.());
   }
 
   private heard(client: string): void {
@@ -138,7 +141,9 @@ export class SocketRegistry {
 
   /**
    * Takes a slot (call after `refusal` said null); `onIdle` runs when the socket idles out, and
-   * in a cluster with `counts`, `onTakenBack` when the slot is taken back (the slot is freed).
+   * in a cluster `onTakenBack` when the slot is taken back (the slot is freed): the client is
+   * over its limit on every node (`counts`), or its claim was found gone (`shared`: this node
+   * stalled, and the client may have opened a socket elsewhere since).
    */
   admit(client: string, onIdle: () => void, onTakenBack?: () => void): SocketSlot {
     const claim = this.takeReservation(client);
@@ -169,7 +174,10 @@ export class SocketRegistry {
         if (released) return;
         released = true;
         clearTimeout(timer);
-        if (claim) this.shared?.free(claim);
+        if (claim) {
+          this.claimed.delete(claim);
+          this.shared?.free(claim);
+        }
         this.total--;
         const n = (this.perClient.get(client) ?? 1) - 1;
         if (n > 0) this.perClient.set(client, n);
@@ -180,6 +188,11 @@ export class SocketRegistry {
     };
     arm(idleMs);
     const endOffer = this.counts && onTakenBack ? this.offer(client, slot, onTakenBack) : undefined;
+    if (claim && onTakenBack)
+      this.claimed.set(claim, () => {
+        slot.release();
+        onTakenBack();
+      });
     return slot;
   }
 

@@ -83,7 +83,11 @@ export function registerEventSocket(
     wsHandler: (ws, req) => {
       const owner = principalOf(req);
       const id = uuid();
-      const slot = limits.sockets.admit(clientKey(req), () => ws.close(1000, 'idle timeout'));
+      const slot = limits.sockets.admit(
+        clientKey(req),
+        () => ws.close(1000, 'idle timeout'),
+        () => ws.close(1013, 'too many connections'),
+      );
       const echo = observeFrames(ws, runtime.traffic, 'voice-events');
       const resume = parseResumeQuery(req.query);
       let socketId = id;

@@ -105,7 +105,31 @@ describe('SocketRegistry', () => {
     free(id: string) {
       setTimeout(() => this.live.delete(id), this.freeDelayMs);
     }
+    readonly lostListeners: ((id: string) => void)[] = [];
+    onLost(listener: (id: string) => void) {
+      this.lostListeners.push(listener);
+    }
   }
+
+  test('in a cluster, a socket whose claim was found gone is closed, and its slot freed', async () => {
+    const claims = new SlowFreeClaims(0);
+    const reg = new SocketRegistry(() => ({ max: 10, perClient: 1, idleMs: 60_000 }), claims);
+    let closed = 0;
+    assert.equal(await reg.check('e'), null);
+    reg.admit(
+      'e',
+      () => {},
+      () => closed++,
+    );
+    const [claim] = [...claims.live.keys()];
+    // This node stalled: another node dropped the claim, and this node's renewal finds it gone.
+    claims.live.delete(claim!);
+    for (const l of claims.lostListeners) l(claim!);
+    assert.equal(closed, 1);
+    assert.equal(reg.open('e'), 0);
+    for (const l of claims.lostListeners) l(claim!); // heard again: nothing more
+    assert.equal(closed, 1);
+  });
 
   /** Two nodes on shared claims, client c holding one socket on node a. */
   async function cOnNodeA(freeDelayMs: number, max = 10) {
