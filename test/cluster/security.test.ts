@@ -130,7 +130,7 @@ describe('cluster security state', { skip: services.skip }, () => {
   test('a token issued on one node works on another, and a refresh token is traded once over all nodes', async () => {
     const a = new TokenService(db);
     const b = new TokenService(db);
-    const grant = await a.issue('101@1001');
+    const grant = (await a.issue('101@1001'))!;
     assert.equal(await b.subjectOf(grant.access_token), '101@1001');
     const traded = await Promise.all([a.refresh(grant.refresh_token!), b.refresh(grant.refresh_token!)]);
     assert.equal(traded.filter((t) => t !== null).length, 1);

@@ -35,13 +35,18 @@ export function oauthRoutes(app: FastifyInstance, runtime: CcRuntime, tokens: To
     },
     handler: async (req, { body }, reply) => {
       reply.header('cache-control', 'no-store');
+      // No grant: the user's credentials changed while it was being stored (its tokens revoked).
       if (body.grant_type === 'password') {
         const principal = await auth.authenticate(body.username, body.password, req.ip);
-        return tokens.issue(principal.username);
+        return (await tokens.issue(principal.username)) ?? unauthorizedNow();
       }
       const found = await tokens.refresh(body.refresh_token);
       if (!found || !principalOfSubject(runtime.directory, found.subject)) throw unauthorized();
-      return tokens.issue(found.subject);
+      return (await tokens.issue(found.subject)) ?? unauthorizedNow();
     },
   });
+}
+
+function unauthorizedNow(): never {
+  throw unauthorized();
 }

@@ -6,6 +6,8 @@ import type { TokenGrant } from './oauth-schemas.js';
 export const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 30 * 24 * 3_600_000;
 const CACHE_MAX = 50_000;
+/** The revocations an issue in flight is checked against, at most (older: it is refused). */
+const MATCHERS_KEPT = 64;
 
 /**
  * Opaque OAuth tokens, stored by hash only. Expiry is security time: real time, never the
@@ -17,6 +19,8 @@ export class TokenService {
   /** The revocation under way (store reads wait for it), and how many have started. */
   private revoking: Promise<void> = Promise.resolve();
   private revocations = 0;
+  /** The latest revocations' matches, by number (`revocations` when each began). */
+  private readonly matchers: { n: number; matches: (subject: string) => boolean }[] = [];
 
   constructor(
     db: Db,
@@ -25,15 +29,32 @@ export class TokenService {
     this.store = new CcTokenStore(db);
   }
 
-  async issue(subject: string): Promise<TokenGrant> {
+  /**
+   * A new pair for `subject`; null when a revocation that matches the subject began while it was
+   * being stored (the credentials it was granted for changed meanwhile): the revocation may have
+   * read the store's subjects before these rows were in, so they are removed here.
+   */
+  async issue(subject: string): Promise<TokenGrant | null> {
+    const before = this.revocations;
     const now = this.now();
     const access = randomToken();
     const refresh = randomToken();
     const accessToken: StoredToken = { kind: 'access', subject, expiresAt: now + ACCESS_TTL_S * 1000 };
     await this.store.put(sha256(access), accessToken, now);
     await this.store.put(sha256(refresh), { kind: 'refresh', subject, expiresAt: now + REFRESH_TTL_MS }, now);
+    if (this.revokedSince(before, subject)) {
+      await Promise.all([this.store.remove(sha256(access)), this.store.remove(sha256(refresh))]);
+      return null;
+    }
     this.remember(sha256(access), accessToken);
     return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh };
+  }
+
+  /** Whether a revocation begun after the `before`th matches `subject` (unknown ones: yes). */
+  private revokedSince(before: number, subject: string): boolean {
+    if (this.revocations === before) return false;
+    if (this.revocations - before > this.matchers.length) return true;
+    return this.matchers.some((m) => m.n > before && m.matches(subject));
   }
 
   /** The subject when the token is in memory (null: expired); undefined when only the store knows. */
@@ -83,6 +104,8 @@ export class TokenService {
    */
   revoke(matches: (subject: string) => boolean): Promise<void> {
     this.revocations++;
+    this.matchers.push({ n: this.revocations, matches });
+    if (this.matchers.length > MATCHERS_KEPT) this.matchers.shift();
     for (const [hash, t] of this.cache) if (matches(t.subject)) this.cache.delete(hash);
     const run = this.revoking.then(async () => {
       await this.store.removeSubjects((await this.store.subjects()).filter(matches));
