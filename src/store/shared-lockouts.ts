@@ -2,6 +2,10 @@ import { sha256 } from '../core/secrets.js';
 import type { LockoutRule, SharedLockouts } from '../core/shared-security.js';
 import type { Db } from './database.js';
 
+/** A node sweeps stale rows at most this often, on a failed login, this many rows at a time. */
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_ROWS = 500;
+
 /**
  * Failed logins counted in the shared database (`auth_failures`), so that failures spread over the
  * nodes of a cluster add up. Each count is a row locked for the update (`FOR UPDATE` on
@@ -10,6 +14,7 @@ import type { Db } from './database.js';
  */
 export class SqlSharedLockouts implements SharedLockouts {
   private readonly listeners: ((key: string, until: number) => void)[] = [];
+  private lastSweep = 0;
 
   constructor(
     private readonly db: Db,
@@ -50,7 +55,42 @@ export class SqlSharedLockouts implements SharedLockouts {
       return values.locked_until;
     });
     if (until > now) this.announce(key, until);
+    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = now;
+      await this.sweep(now, rule.windowMs).catch(() => {});
+    }
     return until > now ? until : 0;
+  }
+
+  /**
+   * Removes the rows of keys neither locked nor failed within the window: without it, every
+   * (principal, address) that ever failed keeps a row for ever (an attacker with many addresses
+   * grows the table without bound). A row changed since it was read is left for the next sweep.
+   */
+  async sweep(now: number, windowMs: number): Promise<number> {
+    const rows = await this.db.kysely
+      .selectFrom('auth_failures')
+      .select(['lock_key', 'failures', 'locked_until'])
+      .where('locked_until', '<=', now)
+      .limit(SWEEP_ROWS)
+      .execute();
+    const stale = rows.filter((r) => !(JSON.parse(r.failures) as number[]).some((t) => now - t < windowMs));
+    if (stale.length === 0) return 0;
+    const r = await this.db.kysely
+      .deleteFrom('auth_failures')
+      .where((eb) =>
+        eb.or(
+          stale.map((row) =>
+            eb.and([
+              eb('lock_key', '=', row.lock_key),
+              eb('failures', '=', row.failures),
+              eb('locked_until', '=', row.locked_until),
+            ]),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   /** A lock-out decided on some node (this one included). */

@@ -11,6 +11,7 @@ import { DEFAULTS } from '../../src/server/config.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { SqlSharedSocketClaims } from '../../src/store/shared-socket-claims.js';
 import { TokenService } from '../../src/api/ccs/tokens.js';
+import { sha256 } from '../../src/core/secrets.js';
 import { clusterServices } from '../helpers/cluster-services.js';
 
 /**
@@ -180,6 +181,24 @@ describe('cluster security state', { skip: services.skip }, () => {
     assert.equal(await other.claim(client, 1), null, 'the claim still counts');
     await claims.renew();
     assert.ok(await other.claim(client, 1), 'removed at the renewal');
+  });
+
+  test('failed logins of the past are swept from the database; recent ones and lock-outs stay', async () => {
+    const { lockouts } = node('l');
+    const rule = { failures: 3, windowMs: 60_000, periodMs: 300_000 };
+    const now = Date.now();
+    const keys = [`sweep-old-${now}`, `sweep-recent-${now}`, `sweep-locked-${now}`];
+    // An address that failed once long ago, one that failed a moment ago, one locked out.
+    await lockouts.fail(keys[0]!, now - 120_000, rule);
+    await lockouts.fail(keys[1]!, now - 1_000, rule);
+    for (let i = 0; i < 3; i++) await lockouts.fail(keys[2]!, now - 2_000, rule);
+    await lockouts.sweep(now, rule.windowMs); // (a failed login also sweeps, at most once a minute)
+    const left = await db.kysely.selectFrom('auth_failures').select('lock_key').execute();
+    const has = (k: string) => left.some((r) => r.lock_key === sha256(k));
+    assert.equal(has(keys[0]!), false, 'the old one swept');
+    assert.equal(has(keys[1]!), true, 'a failure within the window still counts');
+    assert.equal(has(keys[2]!), true, 'a lock-out stays until it ends');
+    assert.ok((await lockouts.lockedUntil(keys[2]!, now)) > now);
   });
 
   test("a dead node's claims stop counting after their time to live", async () => {

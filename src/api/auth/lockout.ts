@@ -26,6 +26,11 @@ export class Lockout {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The (principal, address) pairs remembered. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Milliseconds left of a lock-out, or 0 when the pair may try. */
   lockedFor(principalId: string, ip: string): number {
     // Runs on every authenticated request: nothing to build while no one has failed.
@@ -62,6 +67,8 @@ export class Lockout {
     if ((e.lockedUntil ?? 0) >= until) return;
     e.lockedUntil = until;
     this.entries.set(k, e);
+    // In a cluster this is the only way in (failures are counted in the database), so it bounds too.
+    this.prune(this.now(), this.policy().windowMs);
   }
 
   clear(): void {
