@@ -6,6 +6,7 @@
 import type { CallRecord } from '../store/call-records.js';
 import type {
   AgentStateRow,
+  DeviceStateRow,
   Lease,
   LiveCallRow,
   LiveCallWrite,
@@ -20,6 +21,8 @@ export interface LiveStateSource {
   /** Undefined once the call is no longer live here. */
   call(tenantId: number, smdrCallId: string): LiveCallRow | undefined;
   agent(tenantId: number, ext: string): AgentStateRow | undefined;
+  /** Undefined once the phone is no longer provisioned. */
+  device(tenantId: number, deviceId: string): DeviceStateRow | undefined;
 }
 
 export interface JournalOptions {
@@ -39,6 +42,7 @@ export const LIVE_STATE_FLUSH_MS = 20;
 interface Pending {
   calls: Set<string>;
   agents: Set<string>;
+  devices: Set<string>;
   records: Map<string, { record: CallRecord; done: () => void; failed: (e: unknown) => void }>;
 }
 
@@ -78,6 +82,10 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
 
   agentChanged(tenantId: number, ext: string): void {
     this.of(tenantId).agents.add(ext);
+  }
+
+  deviceChanged(tenantId: number, deviceId: string): void {
+    this.of(tenantId).devices.add(deviceId);
   }
 
   /** The ended call's record, written with the removal of its row; resolves once it is. */
@@ -131,7 +139,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   private of(tenantId: number): Pending {
     let p = this.pending.get(tenantId);
     if (!p) {
-      p = { calls: new Set(), agents: new Set(), records: new Map() };
+      p = { calls: new Set(), agents: new Set(), devices: new Set(), records: new Map() };
       this.pending.set(tenantId, p);
     }
     if (!this.timer && !this.closed) {
@@ -185,6 +193,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
       at: this.options.now(),
       calls: [],
       agents: [],
+      devices: [],
       removed: [],
       records: [...p.records.values()].map((r) => r.record),
     };
@@ -200,6 +209,10 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     for (const ext of p.agents) {
       const row = source.agent(tenantId, ext);
       if (row) b.agents.push(row);
+    }
+    for (const id of p.devices) {
+      const row = source.device(tenantId, id);
+      if (row) b.devices.push(row);
     }
     return b;
   }

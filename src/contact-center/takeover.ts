@@ -6,7 +6,13 @@
  * call ends with "node lost": its `end` events, its record in both APIs, the contact center's
  * `call_ended`, all through the paths any call's end takes.
  */
-import type { AgentStateRow, LeftState, LiveCallRow, StoredLiveCall } from '../store/live-state.js';
+import type {
+  AgentStateRow,
+  DeviceStateRow,
+  LeftState,
+  LiveCallRow,
+  StoredLiveCall,
+} from '../store/live-state.js';
 import type { DurableCall } from '../switch/switch.js';
 import type { AgentRecord } from './agent-book.js';
 import type { DurableCcCall } from './cc-call.js';
@@ -21,6 +27,10 @@ export interface FailoverSwitch {
   restoreWaitingCall(d: DurableCall, reason: string): boolean;
   endLostCall(d: DurableCall, reason: string): void;
   restoreAcdSignIn(tenantId: number, ext: string, signedIn: boolean): void;
+  isRegistered(deviceId: string): boolean;
+  /** Sets a phone's registration without events (what an earlier owner had). */
+  noteRegistration(deviceId: string, registered: boolean): void;
+  deviceOf(tenantId: number, deviceId: string): { id: string } | undefined;
   dropTenant(tenantId: number): void;
   onQueue<T>(tenantId: number, command: () => T): T;
 }
@@ -73,6 +83,11 @@ export class Takeover implements LiveStateSource {
     return data && { ext, data };
   }
 
+  device(tenantId: number, deviceId: string): DeviceStateRow | undefined {
+    if (!this.sw.deviceOf(tenantId, deviceId)) return undefined;
+    return { deviceId, registered: this.sw.isRegistered(deviceId) };
+  }
+
   /** What a previous owner left of the tenant becomes live here, in one turn of the tenant. */
   takeOver(tenantId: number, left: LeftState, reason = NODE_LOST): TakeoverResult {
     const result: TakeoverResult = { ended: [], waiting: [], agents: 0, failed: [] };
@@ -88,7 +103,11 @@ export class Takeover implements LiveStateSource {
     const agents = left.agents.filter((a) => a.tenantId === tenantId).map((a) => a.data as AgentRecord);
     const waits = (c: DurableLiveCall) => c.cc !== undefined && this.sw.canWaitOn(c.call);
     const queuedAt = (c: DurableLiveCall) => c.cc?.queuedAt ?? c.call.startedAt;
+    const devices = left.devices.filter((d) => d.tenantId === tenantId);
     this.sw.onQueue(tenantId, () => {
+      // Phones first: a call offered again rings the phones registered as they were.
+      for (const d of devices)
+        if (this.sw.deviceOf(tenantId, d.deviceId)) this.sw.noteRegistration(d.deviceId, d.registered);
       for (const a of agents) {
         this.cc.restoreAgent(a);
         this.sw.restoreAcdSignIn(tenantId, a.ext, a.agentState.type !== 'sign_out');

@@ -12,7 +12,7 @@
  * What the nodes of one cluster must agree on to run together: the messages they exchange over
  * NATS (forwarded requests and their answers, a socket's `.state`, events, directory, clock,
  * security and in-flight messages) and the forms of the live state one node writes and another
- * takes over (`live_calls`, `live_call_history`, `cc_agent_states`). A node refuses to join a
+ * takes over (`live_calls`, `live_call_history`, `cc_agent_states`, `live_device_states`). A node refuses to join a
  * cluster while a node of another protocol may still run (docs/cluster.md § Upgrading). Raise it
  * with any change a node of the previous release would misread; a release that leaves all of
  * these as they were keeps it, and its nodes can replace the previous ones one at a time.
@@ -21,9 +21,10 @@
  * `.state` answer became a frame and a live call's steps moved to `live_call_history` (0009).
  * 3: since a resumable session's writes name the attachment that holds it (0011). 4: since a
  * session names the node that took it, and nodes let go of a dead node's sessions (0012), and
- * each event carries its publisher's lease epoch (`Sb-Epoch`).
+ * each event carries its publisher's lease epoch (`Sb-Epoch`). 5: since phones' registrations
+ * are live state (`live_device_states`, 0013).
  */
-export const CLUSTER_PROTOCOL = 4;
+export const CLUSTER_PROTOCOL = 5;
 
 /** A change of this node's ownership of one tenant. */
 export interface OwnershipChange {

@@ -36,9 +36,9 @@ export async function startFailover(runtime: Runtime): Promise<() => void> {
 async function recoverStandalone(runtime: Runtime): Promise<void> {
   const { store, journal } = runtime.liveState;
   const left = await store.loadAll();
-  if (left.calls.length === 0 && left.agents.length === 0) return;
+  if (left.calls.length === 0 && left.agents.length === 0 && left.devices.length === 0) return;
   catchUpVirtualClock(runtime, left);
-  const tenants = new Set([...left.calls, ...left.agents].map((x) => x.tenantId));
+  const tenants = new Set([...left.calls, ...left.agents, ...left.devices].map((x) => x.tenantId));
   for (const tenantId of [...tenants].sort((a, b) => a - b)) takeOver(runtime, tenantId, left);
   await journal.flush();
 }
@@ -55,7 +55,10 @@ export async function takeOverTenant(runtime: Runtime, tenantId: number, epoch: 
     return;
   }
   if (runtime.membership.epochOf(tenantId) !== epoch) return;
-  takeOver(runtime, tenantId, left);
+  // A cluster node has every phone as its owners have had it since it started (their events),
+  // later than the rows: a row is what the previous owner's last batch wrote, and a change it made
+  // just before it lost the lease may be missing there. It read the rows for the rest at its start.
+  takeOver(runtime, tenantId, { ...left, devices: [] });
 }
 
 /** The tenant is no longer this node's: unwritten changes written if the lease allows, then live state goes. */
@@ -85,7 +88,7 @@ function takeOver(runtime: Runtime, tenantId: number, left: LeftState): void {
  */
 function catchUpVirtualClock(runtime: Runtime, left: LeftState): void {
   const { clock } = runtime;
-  if (clock.mode !== 'virtual') return;
+  if (clock.mode !== 'virtual' || left.calls.length + left.agents.length === 0) return;
   const last = Math.max(...[...left.calls, ...left.agents].map((x) => x.updatedAt));
   if (last > clock.now()) clock.advance(last - clock.now());
 }

@@ -150,7 +150,21 @@ export async function createRuntime(
   events?.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
-  const sw = new Switch({ directory, clock, ids, publish: (e) => bus.publish(e) });
+  const sw = new Switch({
+    directory,
+    clock,
+    ids,
+    publish: (e) => {
+      bus.publish(e);
+      // A phone's registration is live state too: the tenant's next owner starts from it.
+      if (e.type === 'device') journal.deviceChanged(e.tenantId, e.deviceId);
+    },
+  });
+  const liveStore = new LiveStateStore(db);
+  // A cluster node starts from every phone's registration as its owner last wrote it (a phone
+  // that changed before this node started raised its event before this node consumed), then
+  // follows the owners' events from here on: read first, so no older row overwrites a newer event.
+  if (events) for (const d of await liveStore.devices()) sw.noteRegistration(d.deviceId, d.registered);
   // Every node consumes every event: a phone of a tenant another node runs shows as it is there,
   // and one registered on a tenant's previous owner just before a takeover shows on the new one.
   // Never a node's own (its switch's state, which the stream only replays, late), nor a previous
@@ -164,7 +178,6 @@ export async function createRuntime(
   );
   const membership = parts?.membership ?? node.membership;
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
-  const liveStore = new LiveStateStore(db);
   const journal = new LiveStateJournal(liveStore, {
     lease(tenantId) {
       const epoch = runtime.membership.epochOf(tenantId);

@@ -49,6 +49,8 @@ export interface LiveStateBatch {
   at: number;
   calls: LiveCallWrite[];
   agents: AgentStateRow[];
+  /** Phones whose registration changed. */
+  devices: DeviceStateRow[];
   /** Calls gone without a record (a reset): their rows go. */
   removed: string[];
   /** Calls that ended: their records are written, their rows go. */
@@ -62,6 +64,16 @@ export interface StoredLiveCall extends LiveCallRow {
   updatedAt: number;
 }
 
+/** A phone's registration as the owner has it. */
+export interface DeviceStateRow {
+  deviceId: string;
+  registered: boolean;
+}
+
+export interface StoredDeviceState extends DeviceStateRow {
+  tenantId: number;
+}
+
 export interface StoredAgentState extends AgentStateRow {
   tenantId: number;
   updatedAt: number;
@@ -70,6 +82,7 @@ export interface StoredAgentState extends AgentStateRow {
 export interface LeftState {
   calls: StoredLiveCall[];
   agents: StoredAgentState[];
+  devices: StoredDeviceState[];
 }
 
 export class LiveStateStore {
@@ -108,6 +121,15 @@ export class LiveStateStore {
         }));
         await this.upsert(trx, 'cc_agent_states', rows, ['tenant_id', 'ext']);
       }
+      if (b.devices.length > 0) {
+        const rows = b.devices.map((d) => ({
+          tenant_id: b.tenantId,
+          device_id: d.deviceId,
+          registered: d.registered ? 1 : 0,
+          ...owner,
+        }));
+        await this.upsert(trx, 'live_device_states', rows, ['tenant_id', 'device_id']);
+      }
       for (const r of b.records) await this.records.write(r, trx);
       const gone = [...b.removed, ...b.records.map((r) => r.smdrCallId)];
       if (gone.length > 0) {
@@ -123,7 +145,7 @@ export class LiveStateStore {
    */
   private upsert(
     trx: Kysely<Database>,
-    table: 'live_calls' | 'cc_agent_states',
+    table: 'live_calls' | 'cc_agent_states' | 'live_device_states',
     rows: Record<string, unknown>[],
     key: string[],
     kept: string[] = [],
@@ -195,6 +217,7 @@ export class LiveStateStore {
           .execute();
       }
       await trx.updateTable('cc_agent_states').set(mine).where('tenant_id', '=', tenantId).execute();
+      await trx.updateTable('live_device_states').set(mine).where('tenant_id', '=', tenantId).execute();
       return left;
     });
   }
@@ -206,7 +229,7 @@ export class LiveStateStore {
 
   /** Forgets everything (simulator reset). */
   async clear(): Promise<void> {
-    for (const table of ['live_calls', 'live_call_history', 'cc_agent_states'] as const)
+    for (const table of ['live_calls', 'live_call_history', 'cc_agent_states', 'live_device_states'] as const)
       await this.db.kysely.deleteFrom(table).execute();
   }
 
@@ -214,10 +237,12 @@ export class LiveStateStore {
     let calls = from.selectFrom('live_calls').selectAll();
     let history = from.selectFrom('live_call_history').selectAll();
     let agents = from.selectFrom('cc_agent_states').selectAll();
+    let devices = from.selectFrom('live_device_states').select(['tenant_id', 'device_id', 'registered']);
     if (tenantId !== undefined) {
       calls = calls.where('tenant_id', '=', tenantId);
       history = history.where('tenant_id', '=', tenantId);
       agents = agents.where('tenant_id', '=', tenantId);
+      devices = devices.where('tenant_id', '=', tenantId);
     }
     if (tenantId !== undefined && belowEpoch !== undefined) {
       calls = calls.where('epoch', '<', belowEpoch);
@@ -241,10 +266,21 @@ export class LiveStateStore {
       list.push(JSON.parse(h.data));
     }
     const a = await agents.orderBy('ext').execute();
+    const d = await devices.orderBy('device_id').execute();
     return {
       calls: c.map((r) => toCall(r, items.get(`${r.tenant_id}/${r.smdr_call_id}`) ?? [])),
       agents: a.map(toAgent),
+      devices: d.map((r) => ({
+        tenantId: Number(r.tenant_id),
+        deviceId: r.device_id,
+        registered: Number(r.registered) === 1,
+      })),
     };
+  }
+
+  /** Every phone's registration as its tenant's owner last wrote it (a node starting: the list). */
+  async devices(): Promise<StoredDeviceState[]> {
+    return (await this.read(this.db.kysely)).devices;
   }
 }
 

@@ -185,6 +185,16 @@ export interface CcAgentStatesTable {
   updated_at: number;
 }
 
+export interface LiveDeviceStatesTable {
+  tenant_id: number;
+  device_id: string;
+  owner_node: string;
+  epoch: number;
+  /** 1: registered; 0: not. */
+  registered: number;
+  updated_at: number;
+}
+
 export interface Database {
   directory_entities: DirectoryEntitiesTable;
   call_records: CallRecordsTable;
@@ -204,6 +214,7 @@ export interface Database {
   live_calls: LiveCallsTable;
   live_call_history: LiveCallHistoryTable;
   cc_agent_states: CcAgentStatesTable;
+  live_device_states: LiveDeviceStatesTable;
 }
 
 export type { Generated };

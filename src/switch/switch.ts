@@ -326,6 +326,12 @@ export class Switch {
     this.run(d.tenantId, () => phones.phoneDigits(this.core, d, digits));
   }
 
+  /** The tenant's provisioned phone `deviceId`, if there is one. */
+  deviceOf(tenantId: number, deviceId: string): Device | undefined {
+    const d = this.core.dir.device(deviceId);
+    return d?.tenantId === tenantId ? d : undefined;
+  }
+
   /** Is the phone logged in now (live state; the directory holds only the provisioned default)? */
   isRegistered(deviceId: string): boolean {
     return this.core.presence.isRegistered(deviceId);

@@ -87,8 +87,9 @@ describe('cluster events across two nodes', { skip: why }, () => {
     }
   };
 
+  let target: ReturnType<typeof freshPgTarget>;
   before(async () => {
-    const target = freshPgTarget();
+    target = freshPgTarget();
     a = await startNode('a', clusterName, target, LOCAL);
     b = await startNode('b', clusterName, target, LOCAL);
     for (const t of [1001, 1002]) await assignEverywhere([a, b], t, 'a');
@@ -286,6 +287,28 @@ describe('cluster events across two nodes', { skip: why }, () => {
     assert.equal(await stateOn(a), 'unregistered');
     await consumedOnB(() => a.runtime.switch.registerDevice(deviceId));
     assert.equal(await stateOn(b), 'registered');
+  });
+
+  test('a node that starts after a phone changed has it as its owner does, and keeps it taking the tenant over', async () => {
+    const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
+    a.runtime.switch.unregisterDevice(deviceId);
+    await a.runtime.liveState.journal.flush();
+    const c = await startNode('c', clusterName, target, LOCAL);
+    try {
+      assert.equal(c.runtime.switch.isRegistered(deviceId), false, 'not as provisioned: as A has it');
+      await c.membership.assign(1001, 'c');
+      assert.equal(c.runtime.switch.isRegistered(deviceId), false, 'its new owner rings no logged-out phone');
+      assert.equal(
+        c.runtime.switch.presence(1001, a.runtime.directory.device(deviceId)!.ownerExt).reachability,
+        'unavailable',
+      );
+    } finally {
+      await c.stop();
+      // A's lease written again (C's grant was above it), then the phone back as it was.
+      for (const owner of ['b', 'a']) await assignEverywhere([a, b], 1001, owner);
+      await consumedOnB(() => a.runtime.switch.registerDevice(deviceId));
+      await a.runtime.liveState.journal.flush();
+    }
   });
 
   test('a phone unregistered on the previous owner as B takes the tenant over shows so on B', async () => {

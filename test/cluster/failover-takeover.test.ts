@@ -167,6 +167,7 @@ describe('a tenant taken over from a node that died', { concurrency: false, skip
           { smdrCallId: '1', waiting: false, startedAt: 0, data: {}, history: { from: 0, items: ['x'] } },
         ],
         agents: [],
+        devices: [],
         removed: before.map((r) => r.smdr_call_id),
         records: [],
       }),
@@ -182,6 +183,7 @@ describe('a tenant taken over from a node that died', { concurrency: false, skip
       at: 0,
       calls: [],
       agents: [],
+      devices: [],
       removed: [],
       records: [],
     });

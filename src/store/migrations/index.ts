@@ -281,6 +281,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('resume_sessions').dropColumn('node').execute();
     },
   },
+  // A phone's registration as its tenant's owner has it, durable like the agents' states: the
+  // node that takes the tenant over (and any node, for the list across tenants) starts from it.
+  '0013_live_device_states': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('live_device_states')
+        .addColumn('tenant_id', 'integer', (c) => c.notNull())
+        .addColumn('device_id', 'varchar(200)', (c) => c.notNull())
+        .addColumn('owner_node', 'varchar(200)', (c) => c.notNull())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .addColumn('registered', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('live_device_states_pk', ['tenant_id', 'device_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('live_device_states').ifExists().execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

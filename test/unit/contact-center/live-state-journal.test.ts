@@ -60,6 +60,7 @@ function world() {
       const s = agents.get(ext);
       return s === undefined ? undefined : { ext, data: { state: s } };
     },
+    device: () => undefined,
   };
   return { calls, agents, source };
 }

@@ -133,6 +133,7 @@ test('a stored call that cannot be read is reported and left; the others are tak
       stored(leg.smdrCallId, row.data),
     ],
     agents: [],
+    devices: [],
   });
   assert.deepEqual(
     result.failed.map((f) => f.smdrCallId),
@@ -169,6 +170,7 @@ test('a call stored before the history table, its segments in its data, is taken
       },
     ],
     agents: [],
+    devices: [],
   });
   assert.deepEqual(result.ended, [leg.smdrCallId]);
   await b.liveState.journal.flush();
@@ -176,6 +178,31 @@ test('a call stored before the history table, its segments in its data, is taken
   assert.deepEqual(
     (record?.data as unknown as CallRecordData).segments.map((x) => x.text),
     [...steps, 'Disconnected (node lost)'],
+  );
+  await b.close();
+});
+
+test('a taken-over tenant: its phones are registered as the previous owner had them, without events', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'sb-takeover-')), 't.db');
+  const a = await node(file);
+  a.switch.unregisterDevice(phone('102'));
+  assert.equal(a.switch.isRegistered(phone('102')), false);
+  await a.liveState.journal.flush();
+  await a.close();
+
+  const b = await node(file);
+  const h = heard(b);
+  assert.equal(b.switch.isRegistered(phone('102')), true, 'provisioned: registered');
+  const left = await b.liveState.store.loadAll();
+  b.liveState.takeover.takeOver(1001, left);
+  assert.equal(b.switch.isRegistered(phone('102')), false, 'as the previous owner had it');
+  assert.equal(b.switch.presence(1001, '102').reachability, 'unavailable');
+  assert.equal(h.events.length, 0, 'nothing said: nothing changed for the world');
+  // The phone's next change is told as any change.
+  b.switch.registerDevice(phone('102'));
+  assert.deepEqual(
+    h.events.filter((e) => e.type === 'device').map((e) => e.type === 'device' && e.registered),
+    [true],
   );
   await b.close();
 });

@@ -22,6 +22,7 @@ const batch = (over: Partial<LiveStateBatch>): LiveStateBatch => ({
   at: 100,
   calls: [],
   agents: [],
+  devices: [],
   removed: [],
   records: [],
   ...over,
@@ -70,9 +71,14 @@ for (const { name, target } of testTargets()) {
         batch({
           calls: [call('10'), call('11'), call('12', 1, true)],
           agents: [{ ext: '103', data: { agentState: 'Break' } }],
+          devices: [
+            { deviceId: 'ph1001-102', registered: false },
+            { deviceId: 'ph1001-103', registered: false },
+          ],
         }),
       );
       await store.apply(batch({ tenantId: 1002, calls: [call('20')] }));
+      await store.apply(batch({ devices: [{ deviceId: 'ph1001-103', registered: true }] }));
       await store.apply(
         batch({
           at: 200,
@@ -105,9 +111,17 @@ for (const { name, target } of testTargets()) {
         all.agents.map((a) => [a.tenantId, a.ext, a.data]),
         [[1001, '103', { agentState: 'Break' }]],
       );
+      assert.deepEqual(
+        all.devices.map((d) => [d.tenantId, d.deviceId, d.registered]),
+        [
+          [1001, 'ph1001-102', false],
+          [1001, 'ph1001-103', true],
+        ],
+      );
+      assert.deepEqual(await store.devices(), all.devices);
       assert.equal((await new CallRecordStore(db).get(1001, '12'))?.outcome, 'Abandoned');
       await store.clear();
-      assert.deepEqual(await store.loadAll(), { calls: [], agents: [] });
+      assert.deepEqual(await store.loadAll(), { calls: [], agents: [], devices: [] });
       await db.close();
     });
 
