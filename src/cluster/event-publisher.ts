@@ -14,8 +14,9 @@
  * stored twice (JetStream's duplicate window). Only an event that failed while a later one was
  * stored can end up out of place: counted (`reordered`) and logged. An event still failing after
  * the retry window is dropped, counted (`lost`) and logged; so is one whose lease ended before its
- * retry (`isCurrent`): the tenant's next owner has published since, and took the tenant over from
- * its durable state, so the old owner's late event would reach subscribers after the new owner's.
+ * retry (`isCurrent`): the lease lapsed or was taken (a node hands a tenant over only once none of
+ * its events is `pending`), its next owner took the tenant over from its durable state and has
+ * published since, so the old owner's late event would reach subscribers after the new owner's.
  */
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
@@ -67,6 +68,8 @@ export class EventPublisher {
   private recovering = false;
   private failed: Outgoing[] = [];
   private held: Outgoing[] = [];
+  /** The event the recovery is publishing again now. */
+  private retrying: Outgoing | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -141,6 +144,12 @@ export class EventPublisher {
     this.settle();
   }
 
+  /** Whether an event of the tenant is not stored yet (awaited, failed or held back). */
+  pending(tenantId: number): boolean {
+    const of = (ms: Outgoing[]) => ms.some((m) => m.tenantId === tenantId);
+    return this.retrying?.tenantId === tenantId || of(this.inFlight) || of(this.failed) || of(this.held);
+  }
+
   /** Resolves once nothing is awaited or held (bounded by the retry window). */
   idle(): Promise<void> {
     if (!this.awaiting) return Promise.resolve();
@@ -208,6 +217,7 @@ export class EventPublisher {
     for (;;) {
       this.failed.sort((a, b) => a.ordinal - b.ordinal);
       const m = this.failed.shift() ?? this.held.shift();
+      this.retrying = m;
       if (!m) break;
       const since = m.failedAt ?? Date.now();
       for (;;) {

@@ -16,7 +16,8 @@ import { NoAnswer, ReplyMux } from './reply-mux.js';
  * - as the forwarding node (`Placement.forward`), a request for a tenant another node owns goes
  *   there whole, and its answer (status, headers, body) is written to the original connection;
  * - as the owner (`serve`), each request that arrives runs through this node's own Fastify
- *   (`app.inject`) from the client's address, marked forwarded so it is never sent on again.
+ *   (`app.inject`) from the client's address, marked forwarded so it is never sent on again
+ *   (a tenant's request whose tenant left this node before it ran is answered 503 instead).
  *
  * A request on a voice socket's subscription sets goes to `<prefix>.ws.<webSocketId>.http`,
  * which only the node holding that socket listens to (`holdSocket`); when no node does for a

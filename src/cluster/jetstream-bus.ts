@@ -99,6 +99,8 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
 
   /** Publishes an event of a tenant this node owns; any other is dropped (the owner raises it). */
   publish(event: PlatformEvent): void {
+    // Read before `owns`: a lease whose deadline passes between the two is not owned.
+    const epoch = this.options.membership.epochOf(event.tenantId);
     if (!this.options.membership.owns(event.tenantId)) {
       this.notOwned++;
       if (!this.warned.has(event.tenantId)) {
@@ -110,7 +112,6 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       }
       return;
     }
-    const epoch = this.options.membership.epochOf(event.tenantId);
     this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event), epoch, event.tenantId);
     if (epoch === undefined) return;
     for (const o of this.others) {
@@ -146,6 +147,11 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     return () => {
       this.others = this.others.filter((o) => o !== entry);
     };
+  }
+
+  /** Whether an event this node raised for the tenant is not stored in the stream yet. */
+  unpublished(tenantId: number): boolean {
+    return this.publisher.pending(tenantId);
   }
 
   position(): number {

@@ -213,6 +213,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     for (const id of p.devices) {
       const row = source.device(tenantId, id);
       if (row) b.devices.push(row);
+      else (b.devicesGone ??= []).push(id);
     }
     return b;
   }

@@ -53,6 +53,8 @@ export interface NodeParts {
   switch: Switch;
   ids: CallIdGenerator;
   telemetry: Telemetry;
+  /** Whether an event this node raised for the tenant is not in the stream yet (NATS away). */
+  unpublished?: (tenantId: number) => boolean;
 }
 
 export interface Node {
@@ -117,8 +119,12 @@ export async function openNode(
     pid: me.pid,
     ttlMs: config.leaseTtlMs,
     tenants: () => (parts?.directory.tenants() ?? []).map((t) => t.tenantId),
-    // Idle: no live call, and none that ended a moment ago (a client reads its ended call).
-    isIdle: (t) => !parts?.switch.hasLiveCalls(t) && !parts?.switch.endedWithin(t, JUST_ENDED_MS),
+    // Idle: no live call, none that ended a moment ago (a client reads its ended call), and no
+    // event of it still to publish (they would be the old owner's, stored after the new one's).
+    isIdle: (t) =>
+      !parts?.switch.hasLiveCalls(t) &&
+      !parts?.switch.endedWithin(t, JUST_ENDED_MS) &&
+      !parts?.unpublished?.(t),
     eligible: nats.connected,
     onSlot: (slot) => parts?.ids.useNode(slot),
     onMoved: () => nats.nc.publish(nudge, nodeId),

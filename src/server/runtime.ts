@@ -150,6 +150,16 @@ export async function createRuntime(
   events?.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);
   const ids = new CallIdGenerator(node.callIdSlot);
+  // Live state and call records are written by the owner's journal, fenced by its lease (failover).
+  const liveStore = new LiveStateStore(db);
+  const journal = new LiveStateJournal(liveStore, {
+    lease(tenantId) {
+      const epoch = runtime.membership.epochOf(tenantId);
+      return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
+    },
+    now: () => clock.now(),
+    onError: (err, tenantId) => log.error({ err, tenantId }, 'live state write failed'),
+  });
   const sw = new Switch({
     directory,
     clock,
@@ -160,32 +170,32 @@ export async function createRuntime(
       if (e.type === 'device') journal.deviceChanged(e.tenantId, e.deviceId);
     },
   });
-  const liveStore = new LiveStateStore(db);
-  // A cluster node starts from every phone's registration as its owner last wrote it (a phone
-  // that changed before this node started raised its event before this node consumed), then
-  // follows the owners' events from here on: read first, so no older row overwrites a newer event.
-  if (events) for (const d of await liveStore.devices()) sw.noteRegistration(d.deviceId, d.registered);
   // Every node consumes every event: a phone of a tenant another node runs shows as it is there,
   // and one registered on a tenant's previous owner just before a takeover shows on the new one.
   // Never a node's own (its switch's state, which the stream only replays, late), nor a previous
   // owner's raised under an older lease than the phone's last change (the bus compares epochs).
+  const notedWhileStarting = new Set<string>();
+  let starting = events !== undefined;
   events?.subscribeOthers(
     ['device'],
     (e) => (e.type === 'device' ? `${e.tenantId}:${e.deviceId}` : ''),
     (e) => {
-      if (e.type === 'device') sw.noteRegistration(e.deviceId, e.registered);
+      if (e.type !== 'device') return;
+      if (starting) notedWhileStarting.add(e.deviceId);
+      sw.noteRegistration(e.deviceId, e.registered);
     },
   );
+  // A cluster node starts from every phone's registration as its owner last wrote it (a phone
+  // that changed before this node started raised its event before this node consumed), but not
+  // over a phone's event it consumed meanwhile (later than the row).
+  if (events) {
+    for (const d of await liveStore.devices()) {
+      if (!notedWhileStarting.has(d.deviceId) && sw.deviceOf(d.tenantId, d.deviceId))
+        sw.noteRegistration(d.deviceId, d.registered);
+    }
+    starting = false;
+  }
   const membership = parts?.membership ?? node.membership;
-  // Live state and call records are written by the owner's journal, fenced by its lease (failover).
-  const journal = new LiveStateJournal(liveStore, {
-    lease(tenantId) {
-      const epoch = runtime.membership.epochOf(tenantId);
-      return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
-    },
-    now: () => clock.now(),
-    onError: (err, tenantId) => log.error({ err, tenantId }, 'live state write failed'),
-  });
   const contactCenter = new ContactCenter({
     directory,
     clock,
@@ -200,7 +210,19 @@ export async function createRuntime(
   sw.setFactListener((fact) => contactCenter.hear(fact));
   const takeover = new Takeover(sw, contactCenter, journal);
   journal.setSource(takeover);
-  node.bind({ directory, switch: sw, ids, telemetry });
+  // A phone removed from the directory: its tenant's owner drops its registration's row.
+  directory.onChange((c) => {
+    if (c.op !== 'remove' || c.kind !== 'device') return;
+    const { id, tenantId } = c.before as unknown as { id: string; tenantId: number };
+    if (runtime.membership.owns(tenantId)) journal.deviceChanged(tenantId, id);
+  });
+  node.bind({
+    directory,
+    switch: sw,
+    ids,
+    telemetry,
+    ...(events ? { unpublished: (t: number) => events.unpublished(t) } : {}),
+  });
 
   // Lock-outs and socket claims count over every node (docs/cluster.md, "Security state").
   const security = node.cluster

@@ -51,6 +51,8 @@ export interface LiveStateBatch {
   agents: AgentStateRow[];
   /** Phones whose registration changed. */
   devices: DeviceStateRow[];
+  /** Phones no longer provisioned: their rows go. */
+  devicesGone?: string[];
   /** Calls gone without a record (a reset): their rows go. */
   removed: string[];
   /** Calls that ended: their records are written, their rows go. */
@@ -129,6 +131,13 @@ export class LiveStateStore {
           ...owner,
         }));
         await this.upsert(trx, 'live_device_states', rows, ['tenant_id', 'device_id']);
+      }
+      if (b.devicesGone?.length) {
+        await trx
+          .deleteFrom('live_device_states')
+          .where('tenant_id', '=', b.tenantId)
+          .where('device_id', 'in', b.devicesGone)
+          .execute();
       }
       for (const r of b.records) await this.records.write(r, trx);
       const gone = [...b.removed, ...b.records.map((r) => r.smdrCallId)];
@@ -237,7 +246,7 @@ export class LiveStateStore {
     let calls = from.selectFrom('live_calls').selectAll();
     let history = from.selectFrom('live_call_history').selectAll();
     let agents = from.selectFrom('cc_agent_states').selectAll();
-    let devices = from.selectFrom('live_device_states').select(['tenant_id', 'device_id', 'registered']);
+    let devices = deviceRows(from);
     if (tenantId !== undefined) {
       calls = calls.where('tenant_id', '=', tenantId);
       history = history.where('tenant_id', '=', tenantId);
@@ -266,21 +275,17 @@ export class LiveStateStore {
       list.push(JSON.parse(h.data));
     }
     const a = await agents.orderBy('ext').execute();
-    const d = await devices.orderBy('device_id').execute();
+    const d = await devices.execute();
     return {
       calls: c.map((r) => toCall(r, items.get(`${r.tenant_id}/${r.smdr_call_id}`) ?? [])),
       agents: a.map(toAgent),
-      devices: d.map((r) => ({
-        tenantId: Number(r.tenant_id),
-        deviceId: r.device_id,
-        registered: Number(r.registered) === 1,
-      })),
+      devices: d.map(toDevice),
     };
   }
 
   /** Every phone's registration as its tenant's owner last wrote it (a node starting: the list). */
   async devices(): Promise<StoredDeviceState[]> {
-    return (await this.read(this.db.kysely)).devices;
+    return (await deviceRows(this.db.kysely).execute()).map(toDevice);
   }
 }
 
@@ -307,6 +312,18 @@ function toCall(r: Selectable<LiveCallsTable>, history: unknown[]): StoredLiveCa
     history,
     updatedAt: Number(r.updated_at),
   };
+}
+
+function deviceRows(from: Kysely<Database>) {
+  return from
+    .selectFrom('live_device_states')
+    .select(['tenant_id', 'device_id', 'registered'])
+    .orderBy('tenant_id')
+    .orderBy('device_id');
+}
+
+function toDevice(r: { tenant_id: number; device_id: string; registered: number }): StoredDeviceState {
+  return { tenantId: Number(r.tenant_id), deviceId: r.device_id, registered: Number(r.registered) === 1 };
 }
 
 function toAgent(r: Selectable<CcAgentStatesTable>): StoredAgentState {

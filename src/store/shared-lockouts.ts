@@ -2,9 +2,12 @@ import { sha256 } from '../core/secrets.js';
 import type { LockoutRule, SharedLockouts } from '../core/shared-security.js';
 import type { Db } from './database.js';
 
-/** A node sweeps stale rows at most this often, on a failed login, this many rows at a time. */
-const SWEEP_EVERY_MS = 60_000;
-const SWEEP_ROWS = 500;
+/**
+ * A node sweeps stale rows at most this often, on a failed login, this many rows at a time,
+ * going on from the last key it looked at (so it walks the whole table, not the same rows).
+ */
+const SWEEP_EVERY_MS = 10_000;
+const SWEEP_ROWS = 2_000;
 
 /**
  * Failed logins counted in the shared database (`auth_failures`), so that failures spread over the
@@ -15,6 +18,8 @@ const SWEEP_ROWS = 500;
 export class SqlSharedLockouts implements SharedLockouts {
   private readonly listeners: ((key: string, until: number) => void)[] = [];
   private lastSweep = 0;
+  /** Where the next sweep goes on from. */
+  private sweptTo = '';
 
   constructor(
     private readonly db: Db,
@@ -57,7 +62,8 @@ export class SqlSharedLockouts implements SharedLockouts {
     if (until > now) this.announce(key, until);
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
-      await this.sweep(now, rule.windowMs).catch(() => {});
+      // Not on the failed login's way: it is answered without waiting.
+      void this.sweep(now, rule.windowMs).catch(() => {});
     }
     return until > now ? until : 0;
   }
@@ -72,8 +78,12 @@ export class SqlSharedLockouts implements SharedLockouts {
       .selectFrom('auth_failures')
       .select(['lock_key', 'failures', 'locked_until'])
       .where('locked_until', '<=', now)
+      .where('lock_key', '>', this.sweptTo)
+      .orderBy('lock_key')
       .limit(SWEEP_ROWS)
       .execute();
+    // The whole table walked: the next sweep starts again from the first key.
+    this.sweptTo = rows.length < SWEEP_ROWS ? '' : rows.at(-1)!.lock_key;
     const stale = rows.filter((r) => !(JSON.parse(r.failures) as number[]).some((t) => now - t < windowMs));
     if (stale.length === 0) return 0;
     const r = await this.db.kysely

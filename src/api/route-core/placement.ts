@@ -19,7 +19,10 @@ import { unavailable } from '../../core/errors.js';
  * sends the request instead of running it.
  */
 export interface Placement {
-  /** A request another node sent here: it runs here whatever the ownership, never sent on again. */
+  /**
+   * A request another node sent here: never sent on again. It runs here, but a tenant's request
+   * only while this node owns the tenant (otherwise 503, to retry).
+   */
   isForwarded(req: FastifyRequest): boolean;
   /** Whether this node runs the target's requests now (owns the tenant, holds the socket). */
   runsHere(target: Target): boolean;

@@ -204,6 +204,23 @@ describe('event publisher', () => {
     assert.equal(p.stats.published, 1);
   });
 
+  test('says which tenants still have an event to store (a handover waits for them)', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
+    p.publish('s', enc('e1'), 3, 1001);
+    assert.equal(p.pending(1001), true);
+    assert.equal(p.pending(1002), false);
+    s.store(0);
+    assert.equal(p.pending(1001), false);
+    s.closed = true; // NATS away: held for the recovery
+    p.publish('s', enc('e2'), 3, 1001);
+    assert.equal(p.pending(1001), true);
+    await until(() => s.acksWaiting === 1);
+    s.ack();
+    await p.idle();
+    assert.equal(p.pending(1001), false);
+  });
+
   test('a publish that throws (connection closed) goes to the recovery', async () => {
     const s = new FakeStream();
     const p = publisherOn(s);

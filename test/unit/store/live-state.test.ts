@@ -119,6 +119,14 @@ for (const { name, target } of testTargets()) {
         ],
       );
       assert.deepEqual(await store.devices(), all.devices);
+      // A phone no longer provisioned: its row goes (and only its tenant's).
+      await store.apply(batch({ tenantId: 1002, devicesGone: ['ph1001-102'] }));
+      assert.equal((await store.devices()).length, 2);
+      await store.apply(batch({ devicesGone: ['ph1001-102'] }));
+      assert.deepEqual(
+        (await store.devices()).map((d) => d.deviceId),
+        ['ph1001-103'],
+      );
       assert.equal((await new CallRecordStore(db).get(1001, '12'))?.outcome, 'Abandoned');
       await store.clear();
       assert.deepEqual(await store.loadAll(), { calls: [], agents: [], devices: [] });
