@@ -48,9 +48,16 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
   const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, (err) =>
     log.warn({ err }, 'socket claim not freed yet (tried again at the next renewal)'),
   );
+  let renewing = false;
   const renew = setInterval(
     () => {
-      socketClaims.renew().catch((err: unknown) => log.warn({ err }, 'socket claims not renewed'));
+      // One renewal at a time: on a slow database the next waits for the interval after.
+      if (renewing) return;
+      renewing = true;
+      socketClaims
+        .renew()
+        .catch((err: unknown) => log.warn({ err }, 'socket claims not renewed'))
+        .finally(() => (renewing = false));
     },
     Math.max(100, Math.floor(ttlMs / 3)),
   );

@@ -73,6 +73,8 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
         .set({ expires_at: this.expiry() })
         .where('node_id', '=', this.nodeId)
         .where('claim_id', 'in', asked)
+        // One that expired no longer counts on the other nodes: it is lost, even if still there.
+        .where('expires_at', '>', DB_NOW_MS)
         .returning('claim_id')
         .execute();
       const found = new Set(kept.map((r) => r.claim_id));
