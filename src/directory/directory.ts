@@ -239,6 +239,13 @@ export class Directory {
   tenantByDid(did: string): Tenant | undefined {
     return this.tenantByDidIndex.get(normalizeNumber(did));
   }
+  /**
+   * The tenants a main DID would be found as (with and without a North American country code):
+   * another tenant among them holds it already, under one of its spellings.
+   */
+  tenantsByDidKeys(did: string): Tenant[] {
+    return numberKeys(did).flatMap((k) => this.tenantByDidIndex.get(k) ?? []);
+  }
   tenantByUrl(url: string): Tenant | undefined {
     return this.tenantByUrlIndex.get(url.toLowerCase());
   }
