@@ -15,6 +15,7 @@
 import type { Membership, OwnershipChange } from '../core/cluster.js';
 import type { NodeInfo, NodeRegistry } from '../store/cluster-nodes.js';
 import type { Lease, LeaseStore } from '../store/leases.js';
+import { KeyedChain } from '../core/keyed-chain.js';
 import { preferredNode } from './rendezvous.js';
 
 type Listener = (change: OwnershipChange) => void | Promise<void>;
@@ -72,8 +73,8 @@ export class LeaseMembership implements Membership {
   /** Other nodes' live leases at the last look: owner and local deadline. */
   private readonly others = new Map<number, { owner: string; deadline: number }>();
   private readonly listeners: Listener[] = [];
-  /** Each tenant's announcements not yet heard by every listener, chained in order. */
-  private readonly announcing = new Map<number, Promise<void>>();
+  /** Each tenant's announcements, chained in order: each heard by every listener before the next. */
+  private readonly announcing = new KeyedChain<number>();
   private announcers = 0;
   private readonly queued: (() => void)[] = [];
   private timer?: NodeJS.Timeout;
@@ -186,7 +187,7 @@ export class LeaseMembership implements Membership {
     await this.ticking;
     const held = this.holdings();
     for (const { tenantId, epoch } of held) this.lose(tenantId, epoch, 'node leaving');
-    await Promise.all(this.announcing.values());
+    await this.announcing.all();
     try {
       await this.o.leases.release(this.nodeId, held);
       if (started || this.slot >= 0) await this.o.nodes.remove(this.nodeId);
@@ -330,7 +331,7 @@ export class LeaseMembership implements Membership {
     const h = this.held.get(tenantId);
     if (!h) return;
     this.lose(tenantId, h.epoch, why);
-    await this.announcing.get(tenantId);
+    await this.announcing.pending(tenantId);
     await this.o.leases.release(this.nodeId, [{ tenantId, epoch: h.epoch }]);
     this.moved = true;
   }
@@ -376,17 +377,11 @@ export class LeaseMembership implements Membership {
 
   /** A gain is taken over until its announcement (the last of its tenant's) reached every listener. */
   takingOver(tenantId: number): Promise<void> | undefined {
-    return this.held.has(tenantId) ? this.announcing.get(tenantId) : undefined;
+    return this.held.has(tenantId) ? this.announcing.pending(tenantId) : undefined;
   }
 
   private announce(change: OwnershipChange): void {
-    const { tenantId } = change;
-    const before = this.announcing.get(tenantId) ?? Promise.resolve();
-    const heard = before.then(() => this.inTurn(() => this.tell(change)));
-    this.announcing.set(tenantId, heard);
-    void heard.then(() => {
-      if (this.announcing.get(tenantId) === heard) this.announcing.delete(tenantId);
-    });
+    void this.announcing.run(change.tenantId, () => this.inTurn(() => this.tell(change)));
   }
 
   private async tell(change: OwnershipChange): Promise<void> {

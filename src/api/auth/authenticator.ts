@@ -1,3 +1,4 @@
+import { KeyedChain } from '../../core/keyed-chain.js';
 import type { Principal } from '../../core/permissions.js';
 import type { Telemetry } from '../../core/telemetry.js';
 import { dummySecretHash, sha256, verifySecret } from '../../core/secrets.js';
@@ -78,8 +79,8 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
    */
   const cache = new Map<string, Principal>();
   const byPrincipal = new Map<string, Set<string>>();
-  /** The verification running per (principal, IP), which the next one waits for. */
-  const running = new Map<string, Promise<void>>();
+  /** The verifications per (principal, IP): the next one waits for the one running. */
+  const running = new KeyedChain<string>();
   let derivations = 0;
 
   const forgetPrincipal = (id: string) => {
@@ -153,20 +154,6 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
     return until - now();
   }
 
-  /** Runs `work` after the previous work of the same key has settled. */
-  function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const result = (running.get(key) ?? Promise.resolve()).then(work);
-    const settled = result.then(
-      () => {},
-      () => {},
-    );
-    running.set(key, settled);
-    void settled.then(() => {
-      if (running.get(key) === settled) running.delete(key);
-    });
-    return result;
-  }
-
   /**
    * The slow path: resolve the username, then one key derivation against the user's hash, or the
    * dummy hash when there is no such user, so both cost the same. Verifications of one
@@ -176,7 +163,7 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   function verifyCredentials(username: string, secret: string, ip: string, cacheKey: string) {
     const account = accountOf(directory, username);
     const id = account?.principal.id ?? UNKNOWN_PRINCIPAL;
-    return serially(lockoutKey(id, ip), async (): Promise<Principal> => {
+    return running.run(lockoutKey(id, ip), async (): Promise<Principal> => {
       refuseIfLocked(id, ip);
       if (shared) await refuseIfLockedOnAnyNode(id, ip);
       const known = cache.get(cacheKey);

@@ -114,9 +114,7 @@ function checkIdentities(s: Scope, fields: Record<string, unknown>, tenantId: nu
   const dir = s.runtime.directory;
   if (typeof fields.did === 'string') {
     // Under every spelling it is found as: `+1 555…` and `555…` are one DID at login.
-    const other = [dir.tenantByDid(fields.did), ...dir.tenantsByDidKeys(fields.did)].find(
-      (t) => t !== undefined && t.tenantId !== tenantId,
-    );
+    const other = dir.tenantsByDidKeys(fields.did).find((t) => t.tenantId !== tenantId);
     if (other)
       throw conflict('DID_IN_USE', `${fields.did} is another tenant's main DID.`, [
         { type: 'field', value: 'did' },

@@ -1,3 +1,4 @@
+import { KeyedChain } from '../../../core/keyed-chain.js';
 import type { Clock } from '../../../core/clock.js';
 import { type Membership, StaleEpochError, type TenantLease } from '../../../core/cluster.js';
 import { unavailable } from '../../../core/errors.js';
@@ -89,8 +90,8 @@ export class WebhookRegistry {
   private readonly perTenant = new Map<number, number>();
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
-  /** Cluster: each tenant's take-ups and let-gos not yet done, chained in order. */
-  private readonly owning = new Map<number, Promise<void>>();
+  /** Cluster: each tenant's take-ups and let-gos, chained in order. */
+  private readonly owning = new KeyedChain<number>();
   private unwatch = () => {};
   private changes = 0;
 
@@ -131,7 +132,7 @@ export class WebhookRegistry {
     for (const t of new Set(webhooks.map((w) => w.tenantId))) {
       if (this.membership.owns(t)) void this.inTurn(() => this.takeUp(t), t);
     }
-    await Promise.all(this.owning.values());
+    await this.owning.all();
   }
 
   /**
@@ -139,16 +140,11 @@ export class WebhookRegistry {
    * fails is logged, and the tenant's next goes on (a failed turn must not stop every later one).
    */
   private inTurn(turn: () => void | Promise<void>, tenantId: number): Promise<void> {
-    const done = (this.owning.get(tenantId) ?? Promise.resolve())
-      .then(turn)
+    return this.owning
+      .run(tenantId, turn)
       .catch((err) =>
         this.log.error({ err, tenantId }, 'webhooks: taking a tenant up or letting it go failed'),
       );
-    this.owning.set(tenantId, done);
-    void done.then(() => {
-      if (this.owning.get(tenantId) === done) this.owning.delete(tenantId);
-    });
-    return done;
   }
 
   /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
