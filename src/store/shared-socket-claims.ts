@@ -72,7 +72,7 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
         .updateTable('socket_claims')
         .set({ expires_at: this.expiry() })
         .where('node_id', '=', this.nodeId)
-        .where('claim_id', 'in', asked)
+        .where(anyOf('claim_id', asked))
         // One that expired no longer counts on the other nodes: it is lost, even if still there.
         .where('expires_at', '>', DB_NOW_MS)
         .returning('claim_id')
@@ -103,6 +103,14 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
   }
 
   private async remove(ids: string[]): Promise<void> {
-    await this.db.kysely.deleteFrom('socket_claims').where('claim_id', 'in', ids).execute();
+    await this.db.kysely.deleteFrom('socket_claims').where(anyOf('claim_id', ids)).execute();
   }
+}
+
+/**
+ * `column = any($1)`: the ids as one array parameter. A node may hold more sockets than an
+ * `in (…)` list can name (PostgreSQL takes at most 65,535 parameters in a statement).
+ */
+function anyOf(column: 'claim_id', ids: string[]) {
+  return sql<boolean>`${sql.ref(column)} = any(${ids})`;
 }

@@ -153,6 +153,39 @@ describe('cluster security state', { skip: services.skip }, () => {
     assert.equal(await other.claim(client, 1), null, 'one socket for the client, the newer');
   });
 
+  test('a node holding more sockets than a statement takes parameters renews and frees them all', async () => {
+    // PostgreSQL takes at most 65,535 parameters in one statement: an `in (…)` list of every
+    // claim failed each renewal, so every socket of such a node lost its claim.
+    const many = new SqlSharedSocketClaims(db, 'busy-node', 5000);
+    const lost: string[] = [];
+    many.onLost((id) => lost.push(id));
+    const ids = Array.from({ length: 70_000 }, (_, i) => `busy-${process.pid}-${i}`);
+    for (let i = 0; i < ids.length; i += 5_000) {
+      await db.kysely
+        .insertInto('socket_claims')
+        .values(
+          ids.slice(i, i + 5_000).map((id) => ({
+            claim_id: id,
+            client_key: 'busy-client',
+            node_id: 'busy-node',
+            expires_at: Date.now() + 60_000,
+          })),
+        )
+        .execute();
+    }
+    // As if taken one by one through `claim` (the node's own record of its claims).
+    for (const id of ids) (many as unknown as { live: Set<string> }).live.add(id);
+    await many.renew();
+    assert.deepEqual(lost, [], 'every claim kept');
+    await many.releaseAll();
+    const left = await db.kysely
+      .selectFrom('socket_claims')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('node_id', '=', 'busy-node')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(left.n), 0);
+  });
+
   test('a claim whose removal failed is removed at the next renewal, not kept alive', async () => {
     const client = `voice\u0000ext:1001:107\u0000203.0.113.14`;
     let failNext = true;

@@ -11,16 +11,25 @@ import type { TokenService } from './tokens.js';
  * for. (A disabled user's token was already refused while disabled; now it stays dead.)
  * A token names its user as it was typed, and is resolved again on every use: one issued through
  * a tenant's DID or login URL (`101@<DID>.DID`, `101@<url>.URI`) dies when that DID or URL leaves
- * the tenant, which may give it to another tenant, whose 101 the token would otherwise become.
+ * the tenant, which may give it to another tenant, whose 101 the token would otherwise become; so
+ * does one whose DID or URL a reset of the whole world gave to another tenant.
  */
 export function revokeTokensOnCredentialChange(
   directory: Directory,
   tokens: TokenService,
   log: Logger,
 ): void {
+  /** Which tenant each DID and login URL named at the last change (a reset is told no more). */
+  let identities = identitiesOf(directory);
   directory.onChange((change) => {
     const revoke = (matches: (subject: string) => boolean) =>
       tokens.revoke(matches).catch((err: unknown) => log.error({ err }, 'token revocation failed'));
+    if (change.op === 'reset' || change.kind === 'tenant') {
+      const before = identities;
+      identities = identitiesOf(directory);
+      const moved = change.op === 'reset' ? spellingsMoved(before, identities) : undefined;
+      if (moved) revoke(moved);
+    }
     const spellings = spellingsGone(change);
     if (spellings) revoke(spellings);
     const id = revokedPrincipal(change);
@@ -45,7 +54,18 @@ function spellingsGone(change: DirectoryChange): ((subject: string) => boolean) 
   const url = before.webLoginUrl?.toLowerCase();
   const urlGone = url !== undefined && url !== after?.webLoginUrl?.toLowerCase();
   if (after && !didGone && !urlGone) return undefined;
-  const did = normalizeNumber(before.did ?? '');
+  const through = spelledThrough(didGone ? [normalizeNumber(before.did!)] : [], urlGone ? [url] : []);
+  return (subject) => {
+    if (through(subject)) return true;
+    if (after) return false;
+    const at = subject.lastIndexOf('@');
+    const id = /^(\d+)(?:\.ID)?$/.exec(subject.slice(at + 1));
+    return at >= 0 && id !== null && Number(id[1]) === before.tenantId;
+  };
+}
+
+/** Usernames spelled through one of `dids` (normalized) or one of `urls` (lower case). */
+function spelledThrough(dids: string[], urls: string[]): (subject: string) => boolean {
   return (subject) => {
     const at = subject.lastIndexOf('@');
     if (at < 0) return false;
@@ -53,13 +73,37 @@ function spellingsGone(change: DirectoryChange): ((subject: string) => boolean) 
     const m = /^\+?(\d+)\.DID$/.exec(domain);
     // A North American DID is found with or without its country code 1 (directory.ts).
     if (m)
-      return didGone && (m[1] === did || (did.length === 11 && did.startsWith('1') && m[1] === did.slice(1)));
+      return dids.some(
+        (did) => m[1] === did || (did.length === 11 && did.startsWith('1') && m[1] === did.slice(1)),
+      );
     const u = /^(.+)\.URI$/.exec(domain);
-    if (u) return urlGone && u[1]!.toLowerCase() === url;
-    if (after) return false;
-    const id = /^(\d+)(?:\.ID)?$/.exec(domain);
-    return id !== null && Number(id[1]) === before.tenantId;
+    return u !== null && urls.includes(u[1]!.toLowerCase());
   };
+}
+
+/** Which tenant each DID (`did:`, normalized) and login URL (`url:`, lower case) names. */
+function identitiesOf(directory: Directory): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const t of directory.tenants()) {
+    if (t.did !== undefined) ids.set(`did:${normalizeNumber(t.did)}`, t.tenantId);
+    if (t.webLoginUrl !== undefined) ids.set(`url:${t.webLoginUrl.toLowerCase()}`, t.tenantId);
+  }
+  return ids;
+}
+
+/**
+ * After a whole world was replaced (a reset), the usernames spelled through a DID or login URL
+ * that no longer names the tenant it named before: the reset may have given it to another tenant.
+ */
+function spellingsMoved(before: Map<string, number>, after: Map<string, number>) {
+  const dids: string[] = [];
+  const urls: string[] = [];
+  for (const [key, tenantId] of before) {
+    if (after.get(key) === tenantId) continue;
+    if (key.startsWith('did:')) dids.push(key.slice(4));
+    else urls.push(key.slice(4));
+  }
+  return dids.length + urls.length > 0 ? spelledThrough(dids, urls) : undefined;
 }
 
 interface LoginRecord {

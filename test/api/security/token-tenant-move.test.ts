@@ -62,3 +62,27 @@ test('a DID or login URL given to another tenant takes no token of the first alo
   assert.equal(await use(byId.access_token), 403);
   assert.equal(await use((await tokensOf('160@acme2.example.test.URI')).access_token), 403);
 });
+
+test('a reset that gives a DID back to another tenant takes no token spelled through it along', async () => {
+  // Globex (1002) gives up its DID, and Acme (1001) takes it with an extension 200 of its own.
+  let r = await call('PUT', '/api/v1/tenants/1002', { did: '+15555550299' });
+  assert.equal(r.status, 200, r.body);
+  r = await call('PUT', '/api/v1/tenants/1001', { did: '+15555550200' });
+  assert.equal(r.status, 200, r.body);
+  r = await call('POST', '/api/v1/tenants/1001/users', { extension: '200', firstName: 'Ada', pin: '1357' });
+  assert.equal(r.status, 201, r.body);
+  const byDid = await tokensOf('200@15555550200.DID');
+  const byId = await tokensOf('200@1001');
+  assert.equal(await use(byDid.access_token), 403, "Acme's 200, without contact-center roles");
+
+  // The demo world again: the DID is Globex's, whose 200 is its tenant admin.
+  r = await send(s, '/sim/v1/reset', { method: 'POST', headers: admin, body: '{}' });
+  assert.ok(r.status < 300, r.body);
+  assert.equal(await use(byDid.access_token), 401, "refused, not taken for Globex's admin");
+  assert.equal((await refresh(byDid.refresh_token)).status, 401);
+  // Spelled through the tenant's id, it names Acme's 200, which the reset removed: refused as before.
+  assert.equal(await use(byId.access_token), 401);
+  // Globex's admin logs in with its own PIN.
+  const own = await grant(s, '200@15555550200.DID', '1234');
+  assert.equal(own.status, 200, own.body);
+});
