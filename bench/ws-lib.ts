@@ -112,6 +112,7 @@ export async function drive(opts: {
   op: (lane: number, i: number) => Promise<boolean>;
 }): Promise<LatencyResult> {
   const latencies: number[] = [];
+  (globalThis as any).__dump = [];
   let lost = 0;
   const busy: Promise<void>[] = Array.from({ length: opts.lanes }, () => Promise.resolve());
   const t0 = performance.now();
@@ -121,11 +122,13 @@ export async function drive(opts: {
     const lane = i % opts.lanes;
     busy[lane] = busy[lane].then(async () => {
       const start = performance.now();
-      if (await opts.op(lane, i)) latencies.push(performance.now() - start);
+      if (await opts.op(lane, i)) { latencies.push(performance.now() - start); (globalThis as any).__dump?.push(`${(start - t0).toFixed(2)} ${(performance.now() - start).toFixed(3)}`); }
       else lost++;
     });
   }
   await Promise.all(busy);
+  if (process.env.BENCH_DUMP_LAT && (globalThis as any).__dump) { (await import('node:fs')).appendFileSync(process.env.BENCH_DUMP_LAT, (globalThis as any).__dump.join('\n') + '\n---\n'); }
+  (globalThis as any).__dump = [];
   const rate = opts.ops / ((performance.now() - t0) / 1000);
   return {
     ops: opts.ops,

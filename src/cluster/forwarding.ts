@@ -7,7 +7,7 @@ import type { Placement, Target } from '../api/route-core/placement.js';
 import type { Membership } from '../core/cluster.js';
 import { unavailable } from '../core/errors.js';
 import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead } from './forward-wire.js';
-import { NoAnswer, ReplyMux } from './reply-mux.js';
+import { NoAnswer, ReplyMux, respond } from './reply-mux.js';
 
 /**
  * Command forwarding between the nodes of a cluster (docs/cluster.md § Forwarding), over core
@@ -159,12 +159,12 @@ export class Forwarding implements Placement {
         if (msg.subject.endsWith('.takeover')) {
           Promise.resolve(takeOver?.(msg.string()))
             .catch((e: unknown) => this.opts.log.warn({ err: e, socket: id }, 'socket takeover failed'))
-            .finally(() => msg.respond(moved ? MOVED : DONE));
+            .finally(() => this.respond(msg, moved ? MOVED : DONE));
         }
         // Let go of, still draining: the sender asks again.
-        else if (moved) msg.respond(MOVED);
+        else if (moved) this.respond(msg, MOVED);
         else if (msg.subject.endsWith('.state'))
-          msg.respond(encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
+          this.respond(msg, encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
         else if (this.app) void this.run(this.app, msg);
       },
     });
@@ -357,9 +357,9 @@ export class Forwarding implements Placement {
    * more, so the client hears 503 about when the takeover happens, not after the whole time-out.
    */
   private async ask(subject: string, frame: Uint8Array, lost?: () => boolean, timeoutMs = this.timeoutMs) {
-    let msg: Msg | undefined;
+    let data: Uint8Array | undefined;
     try {
-      msg = await this.replies.request(subject, frame, timeoutMs, lost);
+      data = await this.replies.request(subject, frame, timeoutMs, lost);
     } catch (e) {
       const why = e instanceof NoAnswer ? e.why : 'failed';
       if (why === 'lost') {
@@ -374,7 +374,7 @@ export class Forwarding implements Placement {
       this.opts.log.warn({ err: e, subject }, 'forwarding a request failed');
       throw unavailable('OWNER_UNREACHABLE', 'The node running the request cannot be reached now.');
     }
-    return msg === undefined ? undefined : decodeFrame<AnswerHead>(msg.data);
+    return data === undefined ? undefined : decodeFrame<AnswerHead>(data);
   }
 
   // ---- the owner ----------------------------------------------------------------------------
@@ -395,10 +395,11 @@ export class Forwarding implements Placement {
 
   private async run(app: FastifyInstance, msg: Msg): Promise<void> {
     let answer: Uint8Array;
+    const forEveryNode = msg.subject === `${this.opts.prefix}.all.http`;
     try {
       const { head, body } = decodeFrame<RequestHead>(msg.data);
       // Its own request for every node: the sender runs it itself.
-      if (head.from === this.opts.membership.nodeId && msg.subject === `${this.opts.prefix}.all.http`) return;
+      if (head.from === this.opts.membership.nodeId && forEveryNode) return;
       const mine =
         typeof head.target === 'number' || 'socket' in head.target ? this.runsHere(head.target) : true;
       if (!mine) {
@@ -422,7 +423,17 @@ export class Forwarding implements Placement {
       this.opts.log.error({ err }, 'running a forwarded request failed');
       answer = encodeFrame({ refused: 'failed' });
     }
-    msg.respond(answer);
+    // A request for every node is asked with NATS's own request, which cannot join an answer's
+    // parts: one too large for a message is refused (the asker's 503) rather than sent.
+    if (this.respond(msg, answer, forEveryNode)) return;
+    if (forEveryNode) this.respond(msg, encodeFrame({ refused: 'failed' }));
+  }
+
+  /** Sends an answer (in parts when large); false, logged, when it could not be sent. */
+  private respond(msg: Msg, data: Uint8Array, whole = false): boolean {
+    if (respond(this.opts.nats, msg, data, whole)) return true;
+    this.opts.log.error({ subject: msg.subject, bytes: data.length }, 'a forwarded answer could not be sent');
+    return false;
   }
 
   /**

@@ -1,4 +1,10 @@
-import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  createInbox,
+  headers,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 
 /**
  * The forwarding node's requests to an owner (docs/cluster.md § Forwarding), answered on one
@@ -9,7 +15,19 @@ import { createInbox, type Msg, type NatsConnection, type Subscription } from '@
  * is a counter in the reply subject and an entry in a map, and one sweep every `pollMs`, running
  * only while requests are pending, ends those whose time ran out or whose owner was lost
  * (docs/benchmarks.md, "Cluster forwarding").
+ *
+ * An answer larger than one NATS message may be (the server's `max_payload`, 1 MiB by default: a
+ * long list with `expand`) comes in parts, each under the `Sb-Part: <i>/<n>` header, on the same
+ * reply subject: NATS keeps one connection's messages to one subscriber in order, so the parts
+ * are joined as they come (`respond` sends them).
  */
+
+/** The header of an answer sent in parts: `<i>/<n>`, i from 1. */
+export const PART_HEADER = 'Sb-Part';
+/** Room for a part's header and the protocol's own bytes within `max_payload`. */
+const PART_OVERHEAD = 256;
+/** The NATS server's default `max_payload`, for a connection that has not heard the server yet. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** Why a request got no answer: `timeout`, `lost` (its `lost()` held for the grace), `failed` (NATS). */
 export class NoAnswer extends Error {
@@ -22,11 +40,13 @@ export class NoAnswer extends Error {
 }
 
 interface Pending {
-  resolve: (msg: Msg | undefined) => void;
+  resolve: (answer: Uint8Array | undefined) => void;
   reject: (e: NoAnswer) => void;
   deadline: number;
   lost: (() => boolean) | undefined;
   lostAt: number | undefined;
+  /** The parts of an answer sent in parts, so far. */
+  parts?: Uint8Array[];
 }
 
 export class ReplyMux {
@@ -53,7 +73,7 @@ export class ReplyMux {
     data: Uint8Array,
     timeoutMs: number,
     lost?: () => boolean,
-  ): Promise<Msg | undefined> {
+  ): Promise<Uint8Array | undefined> {
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       try {
@@ -79,11 +99,27 @@ export class ReplyMux {
         const id = Number(msg.subject.slice(this.inbox.length));
         const p = this.pending.get(id);
         if (!p) return;
+        const part = msg.headers?.get(PART_HEADER);
+        if (part) return this.part(id, p, part, msg.data);
         this.pending.delete(id);
         // An empty message with status 503: NATS found no subscriber on the subject.
-        p.resolve(msg.data.length === 0 && msg.headers?.code === 503 ? undefined : msg);
+        p.resolve(msg.data.length === 0 && msg.headers?.code === 503 ? undefined : msg.data);
       },
     });
+  }
+
+  private part(id: number, p: Pending, header: string, data: Uint8Array): void {
+    const [i, n] = header.split('/').map(Number);
+    const parts = (p.parts ??= []);
+    if (i !== parts.length + 1 || !(n! >= i!)) {
+      this.pending.delete(id);
+      p.reject(new NoAnswer('failed', { cause: new Error(`answer part ${header} after ${parts.length}`) }));
+      return;
+    }
+    parts.push(data);
+    if (i < n!) return;
+    this.pending.delete(id);
+    p.resolve(Buffer.concat(parts));
   }
 
   private sweep(): void {
@@ -112,5 +148,34 @@ export class ReplyMux {
     const all = [...this.pending.values()];
     this.pending.clear();
     for (const p of all) p.reject(new NoAnswer('failed', { cause }));
+  }
+}
+
+/**
+ * Answers a request with `data`, in parts when it is larger than one NATS message may be (read
+ * back by `ReplyMux`). `whole`: a request that was not sent through a `ReplyMux` (a request for
+ * every node), which cannot join parts; an answer too large for it is not sent, and false says so.
+ * Never throws: a connection that closed meanwhile loses the answer, as the asker then learns.
+ */
+export function respond(
+  nats: Pick<NatsConnection, 'info'>,
+  msg: Msg,
+  data: Uint8Array,
+  whole = false,
+): boolean {
+  const max = nats.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+  try {
+    if (data.length <= max) return msg.respond(data);
+    if (whole) return false;
+    const size = max - PART_OVERHEAD;
+    const n = Math.ceil(data.length / size);
+    for (let i = 0; i < n; i++) {
+      const h = headers();
+      h.set(PART_HEADER, `${i + 1}/${n}`);
+      if (!msg.respond(data.subarray(i * size, (i + 1) * size), { headers: h })) return false;
+    }
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { NoAnswer, ReplyMux } from '../../../src/cluster/reply-mux.js';
+import { NoAnswer, ReplyMux, respond } from '../../../src/cluster/reply-mux.js';
 import {
   cleanUp,
   clusterUnavailable,
@@ -41,9 +41,44 @@ describe('ReplyMux: the forwarding node’s requests on one inbox', { skip: why 
       ['one', 'two', 'three'].map((w) => mux.request(s, Buffer.from(w), 5_000)),
     );
     assert.deepEqual(
-      answers.map((m) => m?.string()),
+      answers.map((m) => m && Buffer.from(m).toString()),
       ['re:one', 're:two', 're:three'],
     );
+  });
+
+  test('an answer larger than a NATS message comes in parts and is joined whole', async () => {
+    const nc = await natsConnection();
+    const s = subject();
+    const max = nc.info!.max_payload;
+    // Larger than `max_payload`, and not a whole number of parts.
+    const big = Buffer.alloc(2 * max + 12_345);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 251;
+    const sent: boolean[] = [];
+    nc.subscribe(s, {
+      callback: (_e, msg) => void sent.push(respond(nc, msg, msg.string() === 'big' ? big : msg.data)),
+    });
+    await nc.flush();
+    const mux = new ReplyMux(nc, 25, 300);
+    const [whole, small] = await Promise.all([
+      mux.request(s, Buffer.from('big'), 5_000),
+      mux.request(s, Buffer.from('small'), 5_000),
+    ]);
+    assert.deepEqual(sent, [true, true]);
+    assert.ok(whole && Buffer.from(whole).equals(big), 'every byte, in order');
+    assert.equal(Buffer.from(small!).toString(), 'small');
+  });
+
+  test('an answer too large for a request that cannot join parts is not sent, and nothing throws', async () => {
+    const nc = await natsConnection();
+    const s = subject();
+    const results: boolean[] = [];
+    nc.subscribe(s, {
+      callback: (_e, msg) =>
+        void results.push(respond(nc, msg, Buffer.alloc(nc.info!.max_payload + 1), true)),
+    });
+    await nc.flush();
+    await assert.rejects(nc.request(s, Buffer.from('x'), { timeout: 300 }));
+    assert.deepEqual(results, [false]);
   });
 
   test('no node listens on the subject: undefined at once, not a time-out', async () => {
