@@ -3,6 +3,7 @@
  * states durable without a database write on any command's path, and writes call records with the
  * removal of their rows. See the class for how.
  */
+import { StaleEpochError } from '../core/cluster.js';
 import type { CallRecord } from '../store/call-records.js';
 import type {
   AgentStateRow,
@@ -38,6 +39,9 @@ export interface JournalOptions {
 
 /** Changes are gathered for this long (wall time) before a batch is written. */
 export const LIVE_STATE_FLUSH_MS = 20;
+/** A batch that failed (the database) is tried again after this, doubling up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5_000;
 
 interface Pending {
   calls: Set<string>;
@@ -56,6 +60,10 @@ interface Pending {
  * a batch writes only the items added since this node's last batch of the call wrote; the first
  * batch of a call here, and the one after a failed batch, replaces what is stored. It is also the
  * contact center's record writer: a record is written when its batch is.
+ * A batch the database failed (a blip, a pool time-out) is not lost: its marks and records go
+ * back to the tenant's pending ones and are tried again, backing off, for as long as the node
+ * holds the lease the batch was made under. Only a refused lease (the fence), a lease gone or
+ * changed, or a handover's last batch fails its records.
  */
 export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   private source: LiveStateSource | undefined;
@@ -63,6 +71,8 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   /** Per tenant, per call: how many history items are stored, as this node's batches wrote them. */
   private readonly written = new Map<number, Map<string, number>>();
   private readonly writing = new Map<number, Promise<void>>();
+  /** Tenants whose last batch failed: the next try, how many failed in a row, and their lease. */
+  private readonly retrying = new Map<number, { timer: NodeJS.Timeout; failures: number; lease: Lease }>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -96,7 +106,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     });
   }
 
-  /** Writes everything marked so far; resolves once it is written (or failed). */
+  /** Writes everything marked so far; resolves once it is written (or failed, to be tried again). */
   async flush(): Promise<void> {
     this.cancelTimer();
     for (const tenantId of [...this.pending.keys()]) this.startBatch(tenantId);
@@ -116,6 +126,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
 
   /** The tenant is no longer this node's: what it had not written yet is dropped. */
   forget(tenantId: number): void {
+    this.stopRetrying(tenantId);
     const p = this.pending.get(tenantId);
     this.pending.delete(tenantId);
     this.written.delete(tenantId);
@@ -123,10 +134,14 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     for (const r of p?.records.values() ?? []) r.failed(gone);
   }
 
-  /** Writes what is pending, then takes no more (shutdown: before the switch drops its calls). */
+  /**
+   * Writes what is pending, then takes no more (shutdown: before the switch drops its calls).
+   * What still fails then is given up: its records fail.
+   */
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
+    for (const tenantId of [...this.retrying.keys()]) this.forget(tenantId);
   }
 
   /** Drops what is pending and empties the store (simulator reset). */
@@ -145,7 +160,8 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     if (!this.timer && !this.closed) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        for (const t of [...this.pending.keys()]) this.startBatch(t);
+        // A tenant whose batch failed waits for its own retry.
+        for (const t of [...this.pending.keys()]) if (!this.retrying.has(t)) this.startBatch(t);
       }, this.options.flushMs ?? LIVE_STATE_FLUSH_MS);
     }
     return p;
@@ -171,19 +187,61 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     if (!p) return;
     this.pending.delete(tenantId);
     const records = [...p.records.values()];
+    const lease = ended ?? this.options.lease(tenantId);
+    const failedUnder = this.retrying.get(tenantId)?.lease;
     try {
-      const lease = ended ?? this.options.lease(tenantId);
       if (!lease)
         throw new Error(`tenant ${tenantId} is not owned by this node: its live state is not written`);
+      // Lost and taken again meanwhile (a stall): what failed was another lease's state.
+      if (failedUnder && !sameLease(failedUnder, lease))
+        throw new StaleEpochError(tenantId, failedUnder.epoch);
       const b = this.batch(tenantId, lease, p);
       await this.store.apply(b);
       this.wrote(b);
+      this.stopRetrying(tenantId);
       for (const r of records) r.done();
     } catch (err) {
       this.written.delete(tenantId);
       this.options.onError(err, tenantId);
+      if (lease && !ended && !this.closed && !(err instanceof StaleEpochError)) {
+        this.putBack(tenantId, p, lease);
+        return;
+      }
+      this.stopRetrying(tenantId);
       for (const r of records) r.failed(err);
     }
+  }
+
+  /**
+   * A failed batch's marks and records go back before those made since (a record of the same call
+   * made since is newer), and the tenant's next batch is tried after a back-off. A batch that
+   * failed may still have committed (the answer was lost): `written` was reset above, so the
+   * next one replaces each call's history whole, and a record is stored by its id, once.
+   */
+  private putBack(tenantId: number, failed: Pending, lease: Lease): void {
+    const since = this.pending.get(tenantId);
+    const p = this.of(tenantId);
+    if (since) {
+      for (const id of failed.calls) p.calls.add(id);
+      for (const ext of failed.agents) p.agents.add(ext);
+      for (const id of failed.devices) p.devices.add(id);
+      for (const [id, r] of failed.records) if (!p.records.has(id)) p.records.set(id, r);
+    } else {
+      this.pending.set(tenantId, failed);
+    }
+    const failures = (this.retrying.get(tenantId)?.failures ?? 0) + 1;
+    clearTimeout(this.retrying.get(tenantId)?.timer);
+    const timer = setTimeout(
+      // Still `retrying` while it runs: the regular flushes leave the tenant to it.
+      () => this.pending.has(tenantId) && this.startBatch(tenantId),
+      Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_MAX_MS),
+    );
+    this.retrying.set(tenantId, { timer, failures, lease });
+  }
+
+  private stopRetrying(tenantId: number): void {
+    clearTimeout(this.retrying.get(tenantId)?.timer);
+    this.retrying.delete(tenantId);
   }
 
   private batch(tenantId: number, lease: Lease, p: Pending): LiveStateBatch {
@@ -226,6 +284,8 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     for (const id of [...b.removed, ...b.records.map((r) => r.smdrCallId)]) written.delete(id);
   }
 }
+
+const sameLease = (a: Lease, b: Lease) => a.epoch === b.epoch && a.nodeId === b.nodeId;
 
 /** A call's row with the history items after the first `stored` (all of them when it has fewer). */
 function toWrite(row: LiveCallRow, stored: number): LiveCallWrite {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LiveStateJournal, type LiveStateSource } from '../../../src/contact-center/live-state-journal.js';
+import { StaleEpochError } from '../../../src/core/cluster.js';
 import type { CallRecord } from '../../../src/store/call-records.js';
 import type { Lease, LiveStateBatch, LiveStateStore } from '../../../src/store/live-state.js';
 
@@ -193,11 +194,61 @@ describe('live state journal', () => {
     assert.equal(errors.length, 1);
   });
 
-  test('a refused batch fails its records and is reported', async () => {
+  test('a batch the fence refuses fails its records and is reported', async () => {
     const { j, s, errors } = journal();
-    s.failWith(new Error('stale'));
-    await assert.rejects(j.write(record('c1')), /stale/);
+    s.failWith(new StaleEpochError(1001, 3));
+    await assert.rejects(j.write(record('c1')), StaleEpochError);
     assert.equal(errors.length, 1);
+  });
+
+  test('a batch the database failed is tried again, backing off, until it is written', async () => {
+    const { j, s, w, errors } = journal();
+    s.failWith(new Error('connection terminated'));
+    w.calls.set('c1', { version: 1, waiting: false });
+    w.agents.set('101', 'Break');
+    j.callChanged(1001, 'c1');
+    j.agentChanged(1001, '101');
+    let written = false;
+    const kept = j.write(record('c2')).then(() => (written = true));
+    await j.flush();
+    await new Promise((r) => setTimeout(r, 250)); // the first try and the one 100 ms after it
+    assert.equal(written, false, 'the record waits; it is not failed');
+    assert.ok(errors.length >= 2, `reported each time (${errors.length})`);
+    const tries = errors.length;
+    // A change meanwhile joins the batch that is tried next, not one of its own.
+    w.calls.set('c3', { version: 1, waiting: false });
+    j.callChanged(1001, 'c3');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(errors.length, tries, 'the regular flush leaves a failing tenant to its retry');
+    s.failWith(undefined);
+    await kept;
+    const [b] = s.batches;
+    assert.equal(s.batches.length, 1);
+    assert.deepEqual(
+      [b!.calls.map((c) => c.smdrCallId).sort(), b!.agents.length, b!.records.map((r) => r.smdrCallId)],
+      [['c1', 'c3'], 1, ['c2']],
+    );
+  });
+
+  test('a failed batch is given up once the lease it was made under is gone or changed', async () => {
+    let lease: Lease | undefined = { nodeId: 'n', epoch: 3 };
+    const { j, s } = journal(() => lease);
+    s.failWith(new Error('connection terminated'));
+    const lost = j.write(record('c1'));
+    await j.flush();
+    // Lost and taken back (a stall): the calls it had are not this epoch's to write.
+    lease = { nodeId: 'n', epoch: 4 };
+    s.failWith(undefined);
+    await assert.rejects(lost, StaleEpochError);
+    await j.flush();
+    assert.equal(s.batches.length, 0, 'nothing of epoch 3 written under epoch 4');
+    // And one whose lease went (the tenant is another node's now).
+    lease = { nodeId: 'n', epoch: 4 };
+    s.failWith(new Error('connection terminated'));
+    const gone = j.write(record('c2'));
+    await j.flush();
+    lease = undefined;
+    await assert.rejects(gone, /not owned by this node/);
   });
 
   test('forget drops what a lost tenant had not written; close writes what is pending, then takes nothing', async () => {
