@@ -1,4 +1,6 @@
+import { StaleEpochError, type WriteLease } from '../core/cluster.js';
 import type { Clock } from '../core/clock.js';
+import { unavailable } from '../core/errors.js';
 import type { Directory } from '../directory/directory.js';
 import type { Extension } from '../directory/model.js';
 import type { CallRecord } from '../store/call-records.js';
@@ -37,6 +39,11 @@ export interface ContactCenterDeps {
   onRecordError?: (err: unknown, smdrCallId: string) => void;
   /** Told of every change of a live call or an agent's state, to keep them durable (failover). */
   liveState?: LiveStateSink;
+  /**
+   * This node's lease on a tenant, which fences its durable writes outside the journal (the text
+   * counters); undefined when it does not own the tenant. Absent: nothing is fenced.
+   */
+  lease?: (tenantId: number) => WriteLease | undefined;
 }
 
 /**
@@ -47,6 +54,9 @@ export interface ContactCenterDeps {
  * acts on it through one port (switch-port.ts). Its commands run on the tenant's queue too, so
  * everything it changes for a tenant happens in that tenant's turn. Time only through the clock.
  */
+const ownerMoved = (tenantId: number) =>
+  unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} moved to another node; retry shortly.`);
+
 export class ContactCenter {
   private readonly cc: CcContext;
   private readonly control: CallControl;
@@ -238,7 +248,9 @@ export class ContactCenter {
   }
 
   countTextMessage(tenantId: number, direction: 'in' | 'out', kind: 'sms' | 'mms'): Promise<void> {
-    return this.textsChanged(this.texts.increment(tenantId, `${direction}_${kind}`));
+    return this.textsChanged(() =>
+      this.texts.increment(tenantId, `${direction}_${kind}`, this.leaseOn(tenantId)),
+    );
   }
 
   textCounts(tenantId: number): Promise<TextCounts> {
@@ -246,12 +258,28 @@ export class ContactCenter {
   }
 
   resetTextCounts(tenantId: number): Promise<void> {
-    return this.textsChanged(this.texts.reset(tenantId));
+    return this.textsChanged(() => this.texts.reset(tenantId, this.leaseOn(tenantId)));
   }
 
-  /** Moves `textGeneration` once the store's change is made (or failed: it may have been made). */
-  private textsChanged(write: Promise<void>): Promise<void> {
-    return write.finally(() => this.textChanges++);
+  /** The lease this node's writes of the tenant go under; refused (503, to retry) when it has none. */
+  private leaseOn(tenantId: number): WriteLease | undefined {
+    if (!this.deps.lease) return undefined;
+    const lease = this.deps.lease(tenantId);
+    if (!lease) throw ownerMoved(tenantId);
+    return lease;
+  }
+
+  /**
+   * Moves `textGeneration` once the store's change is made (or failed: it may have been made).
+   * A write the lease fence refused (the tenant moved while it ran) is answered 503, to retry.
+   */
+  private textsChanged(write: () => Promise<void>): Promise<void> {
+    return Promise.resolve()
+      .then(write)
+      .catch((err: unknown) => {
+        throw err instanceof StaleEpochError ? ownerMoved(err.tenantId) : err;
+      })
+      .finally(() => this.textChanges++);
   }
 
   // ---- failover: durable state, and a tenant taken over (restore.ts) -------------------------
@@ -309,6 +337,6 @@ export class ContactCenter {
     this.cc.calls.clear();
     this.records.clear();
     this.callChanges++;
-    await this.textsChanged(this.texts.clear());
+    await this.textsChanged(() => this.texts.clear());
   }
 }

@@ -152,11 +152,13 @@ export async function createRuntime(
   const ids = new CallIdGenerator(node.callIdSlot);
   // Live state and call records are written by the owner's journal, fenced by its lease (failover).
   const liveStore = new LiveStateStore(db);
+  /** This node's lease on a tenant, which fences the owner's durable writes (failover). */
+  const leaseOf = (tenantId: number) => {
+    const epoch = runtime.membership.epochOf(tenantId);
+    return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
+  };
   const journal = new LiveStateJournal(liveStore, {
-    lease(tenantId) {
-      const epoch = runtime.membership.epochOf(tenantId);
-      return epoch === undefined ? undefined : { nodeId: runtime.membership.nodeId, epoch };
-    },
+    lease: leaseOf,
     now: () => clock.now(),
     onError: (err, tenantId) => log.error({ err, tenantId }, 'live state write failed'),
   });
@@ -203,6 +205,7 @@ export async function createRuntime(
     db,
     callRecords: journal,
     liveState: journal,
+    lease: leaseOf,
     publish: (e) => bus.publish(e),
     onRecordError: (err, smdrCallId) => log.error({ err, smdrCallId }, 'call record write failed'),
   });
