@@ -75,6 +75,13 @@ export class LeaseMembership implements Membership {
   private readonly listeners: Listener[] = [];
   /** Each tenant's announcements, chained in order: each heard by every listener before the next. */
   private readonly announcing = new KeyedChain<number>();
+  /**
+   * Tenants whose loss is still being heard, with how many losses: not owned meanwhile, even
+   * when taken again, because until its listeners have run this node still holds the lost
+   * lease's state (its calls, their timers), which must not be written or published as the
+   * next lease's.
+   */
+  private readonly losing = new Map<number, number>();
   private announcers = 0;
   private readonly queued: (() => void)[] = [];
   private timer?: NodeJS.Timeout;
@@ -110,7 +117,7 @@ export class LeaseMembership implements Membership {
    */
   owns(tenantId: number): boolean {
     const h = this.held.get(tenantId);
-    return h !== undefined && performance.now() < h.deadline;
+    return h !== undefined && performance.now() < h.deadline && !this.losing.has(tenantId);
   }
 
   ownerOf(tenantId: number): string | undefined {
@@ -322,7 +329,12 @@ export class LeaseMembership implements Membership {
     this.armWatchdog();
     const previousOwner = r.previousOwner;
     this.o.log.info({ tenantId, epoch: r.epoch, previousOwner }, 'cluster: tenant acquired');
-    this.announce({ tenantId, owned: true, epoch: r.epoch, ...(previousOwner ? { previousOwner } : {}) });
+    void this.announce({
+      tenantId,
+      owned: true,
+      epoch: r.epoch,
+      ...(previousOwner ? { previousOwner } : {}),
+    });
     this.moved = true;
   }
 
@@ -342,7 +354,13 @@ export class LeaseMembership implements Membership {
     this.held.delete(tenantId);
     const log = why === 'renewal refused' || why === 'lease lapsed' ? 'warn' : 'info';
     this.o.log[log]({ tenantId, epoch, why }, 'cluster: tenant given up');
-    this.announce({ tenantId, owned: false, epoch });
+    this.losing.set(tenantId, (this.losing.get(tenantId) ?? 0) + 1);
+    const heard = () => {
+      const n = this.losing.get(tenantId)! - 1;
+      if (n > 0) this.losing.set(tenantId, n);
+      else this.losing.delete(tenantId);
+    };
+    void this.announce({ tenantId, owned: false, epoch }).then(heard, heard);
   }
 
   /** Leases whose TTL passed on this node's clock without a renewal are lost, whatever the database says. */
@@ -380,8 +398,9 @@ export class LeaseMembership implements Membership {
     return this.held.has(tenantId) ? this.announcing.pending(tenantId) : undefined;
   }
 
-  private announce(change: OwnershipChange): void {
-    void this.announcing.run(change.tenantId, () => this.inTurn(() => this.tell(change)));
+  /** Resolves once every listener has heard the change (they never reject: `tell` logs). */
+  private announce(change: OwnershipChange): Promise<void> {
+    return this.announcing.run(change.tenantId, () => this.inTurn(() => this.tell(change)));
   }
 
   private async tell(change: OwnershipChange): Promise<void> {

@@ -249,6 +249,57 @@ describe('lease membership: a stalled process', { skip: env.skip }, () => {
   });
 });
 
+describe('lease membership: a tenant lost and taken again', { skip: env.skip }, () => {
+  it('is not owned again until its loss has been heard by every listener', async () => {
+    const { db, drop } = await freshSchemaDb();
+    const m = new LeaseMembership({
+      leases: new LeaseStore(db),
+      nodes: new NodeRegistry(db),
+      nodeId: 'regains',
+      url: null,
+      host: 'test',
+      pid: process.pid,
+      ttlMs: TTL,
+      tenants: () => [3301],
+      isIdle: () => true,
+      log: quiet,
+    });
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    // The loss's listener is slow (it drops the tenant's calls): until it has run, the switch
+    // still holds the lost epoch's calls, which must not be written or published as the next one's.
+    m.onChange(async (c) => {
+      if (!c.owned) await blocked;
+    });
+    const leaseRow = () =>
+      db.kysely
+        .selectFrom('tenant_leases')
+        .select(['owner_node', 'epoch'])
+        .where('tenant_id', '=', 3301)
+        .executeTakeFirst();
+    try {
+      await m.start();
+      const first = m.epochOf(3301)!;
+      const end = performance.now() + TTL + 100;
+      while (performance.now() < end); // a stall past the TTL: the lease lapses
+      await waitFor('taken again under a new epoch', async () => {
+        const row = await leaseRow();
+        return row?.owner_node === 'regains' && Number(row.epoch) > first;
+      });
+      assert.equal(m.owns(3301), false, 'its loss is still being heard');
+      assert.equal(m.epochOf(3301), undefined);
+      release();
+      await m.takingOver(3301);
+      assert.equal(m.owns(3301), true);
+      assert.ok(m.epochOf(3301)! > first);
+    } finally {
+      release();
+      await m.close();
+      await drop();
+    }
+  });
+});
+
 describe('lease membership: a gain being taken over', { skip: env.skip }, () => {
   let db: Db;
   let drop: () => Promise<void>;
