@@ -61,6 +61,8 @@ interface Held {
 const AFTER_LAPSE_MS = 50;
 const UNSETTLED_RECHECK_MS = 250;
 const UNSETTLED_RECHECKS = 8;
+/** How often a draining node looks whether it still holds a tenant, and looks for idle ones. */
+const DRAIN_LOOK_MS = 250;
 /** Tenants whose changes are being announced at once, at most: a takeover holds a pooled connection. */
 const ANNOUNCED_AT_ONCE = 4;
 
@@ -91,6 +93,9 @@ export class LeaseMembership implements Membership {
   private unsettledRechecks = 0;
   /** A refresh came while a tick ran: look again right after it. */
   private again = false;
+  private draining = false;
+  /** Whether another live node could be given tenants, at the last look. */
+  private othersEligible = false;
   /** This tick took or gave up a tenant: tell the others once it ends. */
   private moved = false;
   private liveNodes: string[] = [];
@@ -171,6 +176,35 @@ export class LeaseMembership implements Membership {
     return this.liveNodes;
   }
 
+  /**
+   * Before leaving (SIGTERM): the node says it may no longer be given tenants, so every tenant's
+   * preferred owner is another live node, and hands each over as the tick finds it idle (at once
+   * for those with no call; the others as their calls end), for at most `ms`. Answers once it
+   * holds nothing or the time is up; `close` then gives up what is left, cutting its calls.
+   * Nothing to wait for when no other node could take the tenants.
+   */
+  async drain(ms: number): Promise<void> {
+    if (this.state !== 'running' || ms <= 0 || this.held.size === 0) return;
+    if (!this.othersEligible) return;
+    this.draining = true;
+    const until = performance.now() + ms;
+    this.o.log.info(
+      { tenants: this.held.size, ms },
+      'cluster: draining: handing tenants over as they go idle',
+    );
+    this.refresh();
+    while (this.held.size > 0 && this.state === 'running' && performance.now() < until) {
+      await new Promise((r) => setTimeout(r, Math.min(DRAIN_LOOK_MS, until - performance.now())));
+    }
+    if (this.held.size > 0)
+      this.o.log.warn({ tenants: this.held.size }, 'cluster: drain time is up; the calls left are cut');
+  }
+
+  /** Whether the node is draining (about to leave): it takes no tenant and gives its own away. */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   /** Tests: stops the tick, as if the process stalled (the leases lapse; the watchdog still runs). */
   pause(): void {
     if (this.state !== 'running') return;
@@ -243,7 +277,7 @@ export class LeaseMembership implements Membership {
     const started = performance.now();
     this.expireOverdue();
     const { o } = this;
-    const eligible = o.eligible?.() ?? true;
+    const eligible = !this.draining && (o.eligible?.() ?? true);
     const [present] = await Promise.all([o.nodes.heartbeat(this.nodeId, eligible, this.url), this.renew()]);
     if (!present) await this.rejoin();
     if (this.isClosed()) return o.ttlMs / 3;
@@ -254,6 +288,7 @@ export class LeaseMembership implements Membership {
     this.noteOthers(leases, now, sentAt);
     const preferredOf = placement(nodes);
     this.liveNodes = nodes.filter((n) => n.alive).map((n) => n.nodeId);
+    this.othersEligible = nodes.some((n) => n.alive && n.eligible && n.nodeId !== this.nodeId);
 
     const tenants = new Set(o.tenants());
     let unowned = 0;
@@ -267,7 +302,7 @@ export class LeaseMembership implements Membership {
       }
       const lease = byTenant.get(t);
       const free = !lease || lease.expiresAt <= now;
-      if (free && preferred === this.nodeId) await this.acquire(t);
+      if (free && preferred === this.nodeId && !this.draining) await this.acquire(t);
       else if (free) unowned++;
     }
     for (const t of [...this.held.keys()]) {
@@ -285,6 +320,7 @@ export class LeaseMembership implements Membership {
       if (l.owner !== this.nodeId && l.expiresAt > now)
         next = Math.min(next, l.expiresAt - now + AFTER_LAPSE_MS);
     }
+    if (this.draining) next = Math.min(next, DRAIN_LOOK_MS);
     if (unowned > 0 && this.unsettledRechecks < UNSETTLED_RECHECKS) {
       this.unsettledRechecks++;
       next = Math.min(next, UNSETTLED_RECHECK_MS);

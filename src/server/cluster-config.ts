@@ -31,6 +31,15 @@ export const CLUSTER_OPTIONS: Option[] = [
     help: "cluster: a tenant's lease lasts this long unless renewed",
   },
   {
+    key: 'drainMs',
+    flag: '--drain-ms',
+    env: 'SWITCHBOARD_DRAIN_MS',
+    type: 'int',
+    min: 0,
+    max: 3_600_000,
+    help: 'cluster: on SIGTERM, hand tenants over as their calls end, for at most this long',
+  },
+  {
     key: 'clusterName',
     flag: '--cluster-name',
     env: 'SWITCHBOARD_CLUSTER_NAME',

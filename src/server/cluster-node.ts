@@ -69,6 +69,13 @@ export interface Node {
   start(url: string): Promise<void>;
   /** What GET /cluster shows. */
   state(): Promise<ClusterState>;
+  /**
+   * Before a graceful stop: a cluster node hands its tenants over as their calls end, for at most
+   * `--drain-ms` (a standalone server has no one to hand them to).
+   */
+  drain(): Promise<void>;
+  /** Whether it is draining (`/readyz` then answers 503). */
+  draining(): boolean;
   /** Leaves: leases released first, then NATS, then the hold on the database. */
   close(): Promise<void>;
 }
@@ -190,6 +197,8 @@ export async function openNode(
         preferred: placement(nodes),
       };
     },
+    drain: () => membership.drain(config.drainMs),
+    draining: () => membership.isDraining,
     close() {
       closing ??= (async () => {
         await membership.close();
@@ -247,6 +256,8 @@ function standaloneNode(
         tenants,
       };
     },
+    drain: async () => {},
+    draining: () => false,
     close: release,
   };
 }

@@ -66,6 +66,8 @@ export interface Config {
   /** This node's id in the cluster (letters, digits, `_`, `-`); unset: host-pid-random. */
   nodeId?: string;
   leaseTtlMs: number;
+  /** On a graceful stop, how long a cluster node hands its tenants over as their calls end. */
+  drainMs: number;
   /** Names the NATS subjects (`sb.<clusterName>`) and the JetStream stream of one cluster. */
   clusterName: string;
   /** The URL clients reach this node at, shown in `GET /cluster`. */
@@ -280,6 +282,7 @@ export const DEFAULTS: Config = {
   seed: true,
   nats: [],
   leaseTtlMs: 5000,
+  drainMs: 20_000,
   clusterName: 'switchboard',
 };
 

@@ -95,6 +95,9 @@ export async function startServer(
     wsUrl: `${config.tls ? 'wss' : 'ws'}://${host}:${port}`,
     close() {
       closing ??= (async () => {
+        // A cluster node first hands its tenants over as their calls end (bounded): a node
+        // leaving cuts no call that ends within `--drain-ms`. It serves all along meanwhile.
+        await runtime.node.drain();
         stopFailover();
         await extension.close?.();
         await started.close();

@@ -34,6 +34,26 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
   }
 }
 
+/** A membership of node `nodeId` on `db`, over `tenants`, with the suite's TTL. */
+const membershipOn = (
+  db: Db,
+  nodeId: string,
+  tenants: () => Iterable<number>,
+  isIdle: (tenantId: number) => boolean = () => true,
+) =>
+  new LeaseMembership({
+    leases: new LeaseStore(db),
+    nodes: new NodeRegistry(db),
+    nodeId,
+    url: null,
+    host: 'test',
+    pid: process.pid,
+    ttlMs: TTL,
+    tenants,
+    isIdle,
+    log: quiet,
+  });
+
 describe('lease membership: three nodes on one database', { skip: env.skip }, () => {
   let db: Db;
   let drop: () => Promise<void>;
@@ -43,18 +63,12 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
   const add = async (id: string) => {
     const busy = new Set<number>();
     const changes: OwnershipChange[] = [];
-    const m = new LeaseMembership({
-      leases: new LeaseStore(db),
-      nodes: new NodeRegistry(db),
-      nodeId: id,
-      url: null,
-      host: 'test',
-      pid: process.pid,
-      ttlMs: TTL,
-      tenants: () => tenants,
-      isIdle: (t) => !busy.has(t),
-      log: quiet,
-    });
+    const m = membershipOn(
+      db,
+      id,
+      () => tenants,
+      (t) => !busy.has(t),
+    );
     m.onChange((c) => void changes.push(c));
     members.set(id, { m, changes, busy });
     await m.start();
@@ -213,23 +227,86 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
     tenants = [...TENANTS];
     await waitFor('3999 given up', () => !holder.m.owns(3999), 3000);
   });
+
+  it('a draining node hands its idle tenants over at once and a busy one when its call ends', async () => {
+    // A node id the hashing gives at least two of the tenants.
+    const id = ['e', 'g', 'h', 'i', 'j', 'k'].find(
+      (n) => tenants.filter((t) => preferredNode(t, ['a', 'b', 'c', n]) === n).length >= 2,
+    )!;
+    const e = await add(id);
+    await waitFor(`placement on a, b, c, ${id}`, settledOn(['a', 'b', 'c', id]), 8000);
+    const had = tenants.filter((t) => e.m.owns(t));
+    assert.ok(had.length >= 2, `e holds tenants (${had.length})`);
+    const [busyOne, ...idle] = had;
+    e.busy.add(busyOne!);
+    let drained = false;
+    const draining = e.m.drain(30_000).then(() => (drained = true));
+    assert.equal(e.m.isDraining, true);
+    await waitFor(
+      'the idle ones on their next preferred nodes',
+      () => idle.every((t) => members.get(preferredNode(t, ['a', 'b', 'c'])!)!.m.owns(t)),
+      5000,
+    );
+    await sleep(TTL);
+    assert.equal(e.m.owns(busyOne!), true, 'the busy one stays, its call goes on');
+    assert.equal(drained, false);
+    e.busy.delete(busyOne!); // its call ended
+    await draining;
+    assert.deepEqual(
+      tenants.filter((t) => e.m.owns(t)),
+      [],
+    );
+    await waitFor('placement on a, b, c', settledOn(['a', 'b', 'c']), 3000);
+    await e.m.close();
+    members.delete(id);
+  });
+
+  it('a drain ends when its time is up; a node with no one to hand over to does not wait', async () => {
+    const id = ['f', 'l', 'm', 'n', 'o', 'p'].find((n) =>
+      tenants.some((t) => preferredNode(t, ['a', 'b', 'c', n]) === n),
+    )!;
+    const f = await add(id);
+    await waitFor(`placement on a, b, c, ${id}`, settledOn(['a', 'b', 'c', id]), 8000);
+    const had = tenants.filter((t) => f.m.owns(t));
+    assert.ok(had.length > 0);
+    for (const t of had) f.busy.add(t);
+    const t0 = performance.now();
+    await f.m.drain(600);
+    const took = performance.now() - t0;
+    assert.ok(took >= 550 && took < 3000, `bounded by its time (${Math.round(took)} ms)`);
+    assert.ok(
+      had.every((t) => f.m.owns(t)),
+      'still busy: left for close to give up',
+    );
+    await f.m.close();
+    members.delete(id);
+    await waitFor('placement on a, b, c', settledOn(['a', 'b', 'c']), 3000);
+
+    // Alone in its own cluster, a node has no one to hand its tenants to: no wait.
+    const { db: own, drop: dropOwn } = await freshSchemaDb();
+    const lone = membershipOn(
+      own,
+      'lone',
+      () => [3401],
+      () => false,
+    );
+    try {
+      await lone.start();
+      const t1 = performance.now();
+      await lone.drain(30_000);
+      assert.ok(performance.now() - t1 < 1000);
+      assert.equal(lone.owns(3401), true);
+    } finally {
+      await lone.close();
+      await dropOwn();
+    }
+  });
 });
 
 describe('lease membership: a stalled process', { skip: env.skip }, () => {
   it('owns nothing past its leases’ deadline, before its watchdog has run', async () => {
     const { db, drop } = await freshSchemaDb();
-    const m = new LeaseMembership({
-      leases: new LeaseStore(db),
-      nodes: new NodeRegistry(db),
-      nodeId: 'stalls',
-      url: null,
-      host: 'test',
-      pid: process.pid,
-      ttlMs: TTL,
-      tenants: () => [3201],
-      isIdle: () => true,
-      log: quiet,
-    });
+    const m = membershipOn(db, 'stalls', () => [3201]);
     try {
       await m.start();
       assert.equal(m.owns(3201), true);
@@ -252,18 +329,7 @@ describe('lease membership: a stalled process', { skip: env.skip }, () => {
 describe('lease membership: a tenant lost and taken again', { skip: env.skip }, () => {
   it('is not owned again until its loss has been heard by every listener', async () => {
     const { db, drop } = await freshSchemaDb();
-    const m = new LeaseMembership({
-      leases: new LeaseStore(db),
-      nodes: new NodeRegistry(db),
-      nodeId: 'regains',
-      url: null,
-      host: 'test',
-      pid: process.pid,
-      ttlMs: TTL,
-      tenants: () => [3301],
-      isIdle: () => true,
-      log: quiet,
-    });
+    const m = membershipOn(db, 'regains', () => [3301]);
     let release!: () => void;
     const blocked = new Promise<void>((r) => (release = r));
     // The loss's listener is slow (it drops the tenant's calls): until it has run, the switch
@@ -306,19 +372,7 @@ describe('lease membership: a gain being taken over', { skip: env.skip }, () => 
   before(async () => ({ db, drop } = await freshSchemaDb()));
   after(async () => drop?.());
 
-  const solo = (nodeId: string, tenants: number[]) =>
-    new LeaseMembership({
-      leases: new LeaseStore(db),
-      nodes: new NodeRegistry(db),
-      nodeId,
-      url: null,
-      host: 'test',
-      pid: process.pid,
-      ttlMs: TTL,
-      tenants: () => tenants,
-      isIdle: () => true,
-      log: quiet,
-    });
+  const solo = (nodeId: string, tenants: number[]) => membershipOn(db, nodeId, () => tenants);
 
   it('is under way (takingOver) from the grant until every listener has run; others go on', async () => {
     const m = solo('solo', [3001, 3002]);

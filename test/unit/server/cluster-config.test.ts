@@ -51,7 +51,14 @@ describe('cluster flags', () => {
   });
 
   it('are in --help', () => {
-    for (const flag of ['--nats', '--node-id', '--lease-ttl-ms', '--cluster-name', '--advertise-url']) {
+    for (const flag of [
+      '--nats',
+      '--node-id',
+      '--lease-ttl-ms',
+      '--drain-ms',
+      '--cluster-name',
+      '--advertise-url',
+    ]) {
       assert.match(usage(), new RegExp(`  ${flag} <value>`));
     }
   });
