@@ -97,6 +97,8 @@ export class Forwarding implements Placement {
   private app: FastifyInstance | undefined;
   /** The voice sockets this node holds, each listening for its requests. */
   private readonly sockets = new Map<string, Subscription>();
+  /** Forwarded requests running here now: `close` lets them finish. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly opts: ForwardingOptions) {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
@@ -165,7 +167,7 @@ export class Forwarding implements Placement {
         else if (moved) this.respond(msg, MOVED);
         else if (msg.subject.endsWith('.state'))
           this.respond(msg, encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
-        else if (this.app) void this.run(this.app, msg);
+        else if (this.app) this.track(this.run(this.app, msg));
       },
     });
     const previous = this.sockets.get(id);
@@ -384,7 +386,7 @@ export class Forwarding implements Placement {
     this.app = app;
     const callback = (err: Error | null, msg: Msg) => {
       if (err) this.opts.log.error({ err }, 'forwarding subscription failed');
-      else void this.run(app, msg);
+      else this.track(this.run(app, msg));
     };
     const { nats, prefix, membership } = this.opts;
     this.subs = [
@@ -436,9 +438,16 @@ export class Forwarding implements Placement {
     return false;
   }
 
+  private track(run: Promise<void>): void {
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
   /**
-   * Stops taking forwarded requests (those under way still answer). The sockets' subscriptions
-   * are let go of as on a close: a request NATS already sent here is answered `moved`, not dropped.
+   * Stops taking forwarded requests, and resolves once those under way have answered (within the
+   * forwarding time-out): the node's stop closes the app and drops its calls only after, so no
+   * forwarded command runs on what is already gone. The sockets' subscriptions are let go of as
+   * on a close: a request NATS already sent here is answered `moved`, not dropped.
    */
   async close(): Promise<void> {
     const subs = this.subs;
@@ -447,6 +456,13 @@ export class Forwarding implements Placement {
     this.sockets.clear();
     for (const s of held) letGo(s);
     for (const s of subs) if (!s.isClosed()) await s.drain().catch(() => {});
+    if (this.running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((r) => (timer = setTimeout(r, this.timeoutMs))),
+    ]);
+    clearTimeout(timer);
   }
 }
 
