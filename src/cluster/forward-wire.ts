@@ -22,6 +22,12 @@ export interface RequestHead {
   target: Target;
   /** The node that sent it (a request for every node reaches its sender too). */
   from: string;
+  /**
+   * How long after it arrives the request may still start running: the sender gives up on it a
+   * little after (its time-out), so a request that waited longer (for a slot, a takeover) must
+   * not run once the client was told it timed out and may have retried.
+   */
+  runWithinMs?: number;
 }
 
 /** The owner's answer, or why it did not run the request. */

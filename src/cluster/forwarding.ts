@@ -6,7 +6,14 @@ import type { Logger } from 'pino';
 import type { Placement, Target } from '../api/route-core/placement.js';
 import type { Membership } from '../core/cluster.js';
 import { unavailable } from '../core/errors.js';
-import { type AnswerHead, decodeFrame, encodeFrame, endToEnd, type RequestHead } from './forward-wire.js';
+import {
+  type AnswerHead,
+  decodeFrame,
+  encodeFrame,
+  endToEnd,
+  type HeaderValues,
+  type RequestHead,
+} from './forward-wire.js';
 import { NoAnswer, ReplyMux, respond } from './reply-mux.js';
 
 /**
@@ -59,7 +66,16 @@ export interface ForwardingOptions {
 }
 
 const MARK = 'x-switchboard-forwarded';
+/** Beside the mark (and trusted only with it): when the request must have started running by. */
+const RUN_BY = 'x-switchboard-run-by';
 const FORWARDED = Symbol('forwarded');
+const DEADLINE = Symbol('deadline');
+/**
+ * A forwarded request may start running until this long before its sender's time-out: the
+ * answer's way back, and the two clocks' starts (the sender's at its publish, the owner's at
+ * the arrival), fit in it.
+ */
+const RUN_MARGIN_MS = 1_000;
 /** How often the ownership is looked at again while it settles. */
 const SETTLE_POLL_MS = 25;
 /** How long a node that lost the tenant while it had a request may still answer it. */
@@ -109,7 +125,7 @@ export class Forwarding implements Placement {
   // ---- the forwarding node ------------------------------------------------------------------
 
   isForwarded(req: FastifyRequest): boolean {
-    const r = req as FastifyRequest & { [FORWARDED]?: boolean };
+    const r = req as FastifyRequest & { [FORWARDED]?: boolean; [DEADLINE]?: number };
     if (r[FORWARDED]) return true;
     const mark = req.headers[MARK];
     if (typeof mark !== 'string') return false;
@@ -118,8 +134,16 @@ export class Forwarding implements Placement {
     if (ok) {
       r[FORWARDED] = true;
       delete req.headers[MARK];
+      const runBy = Number(req.headers[RUN_BY]);
+      if (Number.isFinite(runBy)) r[DEADLINE] = runBy;
+      delete req.headers[RUN_BY];
     }
     return ok;
+  }
+
+  late(req: FastifyRequest): boolean {
+    const deadline = (req as FastifyRequest & { [DEADLINE]?: number })[DEADLINE];
+    return deadline !== undefined && performance.now() > deadline;
   }
 
   /**
@@ -254,6 +278,7 @@ export class Forwarding implements Placement {
       ip: req.ip,
       target,
       from: this.opts.membership.nodeId,
+      runWithinMs: Math.max(0, this.timeoutMs - RUN_MARGIN_MS),
     };
   }
 
@@ -396,6 +421,7 @@ export class Forwarding implements Placement {
   }
 
   private async run(app: FastifyInstance, msg: Msg): Promise<void> {
+    const arrived = performance.now();
     let answer: Uint8Array;
     const forEveryNode = msg.subject === `${this.opts.prefix}.all.http`;
     try {
@@ -410,7 +436,7 @@ export class Forwarding implements Placement {
         const res = await app.inject({
           method: head.method as 'GET',
           url: head.url,
-          headers: { ...head.headers, [MARK]: this.secret },
+          headers: this.markedHeaders(head, arrived),
           ...(body.length > 0 ? { payload: body } : {}),
           remoteAddress: head.ip,
           // Built here from a decoded frame: light-my-request's own check of its options (Ajv) is not needed.
@@ -429,6 +455,14 @@ export class Forwarding implements Placement {
     // parts: one too large for a message is refused (the asker's 503) rather than sent.
     if (this.respond(msg, answer, forEveryNode)) return;
     if (forEveryNode) this.respond(msg, encodeFrame({ refused: 'failed' }));
+  }
+
+  /** The request's headers, marked forwarded, with when it must start running by (this process's clock). */
+  private markedHeaders(head: RequestHead, arrived: number): HeaderValues {
+    const headers: HeaderValues = { ...head.headers, [MARK]: this.secret };
+    delete headers[RUN_BY];
+    if (head.runWithinMs !== undefined) headers[RUN_BY] = String(arrived + head.runWithinMs);
+    return headers;
   }
 
   /** Sends an answer (in parts when large); false, logged, when it could not be sent. */

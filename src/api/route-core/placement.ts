@@ -27,6 +27,11 @@ export interface Placement {
   /** Whether this node runs the target's requests now (owns the tenant, holds the socket). */
   runsHere(target: Target): boolean;
   /**
+   * A forwarded request whose forwarding node has given up on it by now (it answered the client
+   * 503 `OWNER_TIMEOUT`, which the client may retry): it must not run any more.
+   */
+  late(req: FastifyRequest): boolean;
+  /**
    * While this node is taking the tenant over (it owns it, but what the previous owner left is
    * not here yet), a promise that resolves once it is, or once waiting is no longer worth it
    * (bounded); otherwise undefined. A request of the tenant that runs here waits for it first.
@@ -151,6 +156,7 @@ export function placementHooks(
     // it was authenticated or it waited (its events would reach no one, its changes be lost).
     const run = () => {
       if (typeof target === 'number' && !placement.runsHere(target)) throw moved(target);
+      if (placement.late(req)) throw tooLate();
       return local.call(this, req, reply);
     };
     const here = () => {
@@ -169,6 +175,13 @@ function moved(tenantId: number) {
   return unavailable(
     'OWNER_UNAVAILABLE',
     `Tenant ${tenantId} moved to another node meanwhile; retry shortly.`,
+  );
+}
+
+function tooLate() {
+  return unavailable(
+    'OWNER_TIMEOUT',
+    'The request reached its handler after its time was up; it did not run.',
   );
 }
 

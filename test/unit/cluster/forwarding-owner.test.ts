@@ -5,7 +5,9 @@
  *   any handler: an unhandled rejection, which ends the owner's process, so one client could take
  *   the nodes down one after another with a read;
  * - a stopping owner answers the forwarded requests it is running before its stop goes on (it
- *   closes its app and drops its calls next: a command must not run on what is gone).
+ *   closes its app and drops its calls next: a command must not run on what is gone);
+ * - a forwarded request carries how long it may still start running: past that (its sender has
+ *   answered the client 503 `OWNER_TIMEOUT`, and a retry may be on its way) it is late.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -39,14 +41,24 @@ interface Injected {
 }
 
 /** An owner whose app answers with `inject`, and a node that forwards tenant 1001's requests to it. */
-async function ownerAndForwarder(inject: () => Promise<Injected>) {
+async function ownerAndForwarder(
+  inject: (opts: { headers: Record<string, string> }) => Promise<Injected>,
+  timeoutMs?: number,
+) {
   const prefix = `sb.${uniqueClusterName()}`;
   const [ownerNats, forwarderNats] = [await natsConnection(), await natsConnection()];
   const log = pino({ level: 'silent' });
-  const owner = new Forwarding({ nats: ownerNats, prefix, membership: membership('owner'), log });
+  const bounds = timeoutMs === undefined ? {} : { timeoutMs };
+  const owner = new Forwarding({ nats: ownerNats, prefix, membership: membership('owner'), log, ...bounds });
   owner.serve({ inject } as unknown as FastifyInstance);
   await ownerNats.flush();
-  const forwarder = new Forwarding({ nats: forwarderNats, prefix, membership: membership('other'), log });
+  const forwarder = new Forwarding({
+    nats: forwarderNats,
+    prefix,
+    membership: membership('other'),
+    log,
+    ...bounds,
+  });
   /** One GET forwarded; what the client was answered. */
   const forward = async () => {
     const got: { status?: number; headers: Record<string, unknown>; body?: Buffer } = { headers: {} };
@@ -113,6 +125,27 @@ describe('forwarding: the owner’s side', { skip: why }, () => {
     const got = await answer;
     assert.equal(got.status, 201);
     assert.equal(got.body?.toString(), '{"callId":"1"}');
+    await forwarder.close();
+  });
+
+  test('a forwarded request is late once its sender is about to give up on it', async () => {
+    // The sender waits 1.5 s for an answer: the request may start within 0.5 s of arriving.
+    const { owner, forwarder, forward } = await ownerAndForwarder(async ({ headers }) => {
+      const req = { headers: { ...headers } } as unknown as FastifyRequest;
+      const forwarded = owner.isForwarded(req);
+      const atOnce = owner.late(req);
+      await new Promise((r) => setTimeout(r, 700));
+      const after700 = owner.late(req);
+      const body = Buffer.from(JSON.stringify({ forwarded, atOnce, after700 }));
+      return { statusCode: 200, headers: {}, rawPayload: body };
+    }, 1_500);
+    const got = await forward();
+    assert.deepEqual(JSON.parse(got.body!.toString()), { forwarded: true, atOnce: false, after700: true });
+    // A client cannot make a request of its own late (nor forwarded): the header counts with the mark only.
+    const own = { headers: { 'x-switchboard-run-by': '0' } } as unknown as FastifyRequest;
+    assert.equal(owner.isForwarded(own), false);
+    assert.equal(owner.late(own), false);
+    await owner.close();
     await forwarder.close();
   });
 });

@@ -26,6 +26,7 @@ function fakePlacement(
   const sent: Sent[] = [];
   const placement: Placement = {
     isForwarded: (req) => req.headers['x-test-forwarded'] === 'yes',
+    late: (req) => req.headers['x-test-late'] === 'yes',
     runsHere: here,
     takingOver,
     async forward(req: FastifyRequest, reply: FastifyReply, target: Target, body: Buffer | undefined) {
@@ -200,6 +201,26 @@ describe('placement: step 0 of the route core', () => {
     });
     assert.equal(forwarded.statusCode, 503);
     assert.deepEqual(sent, []);
+  });
+
+  it('a forwarded request whose sender has given up on it does not run: 503 OWNER_TIMEOUT', async () => {
+    const { placement } = fakePlacement((t) => t === 1);
+    const server = await app(placement);
+    const late = await server.inject({
+      method: 'POST',
+      url: '/t/1',
+      headers: { 'x-test-forwarded': 'yes', 'x-test-late': 'yes' },
+      payload: { x: 1 },
+    });
+    assert.equal(late.statusCode, 503);
+    assert.deepEqual(late.json(), { code: 'OWNER_TIMEOUT' });
+    const inTime = await server.inject({
+      method: 'POST',
+      url: '/t/1',
+      headers: { 'x-test-forwarded': 'yes' },
+      payload: { x: 1 },
+    });
+    assert.deepEqual(inTime.json(), { ranHere: { x: 1 } });
   });
 
   it('a request without a body, and a socket target', async () => {
