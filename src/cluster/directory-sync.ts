@@ -14,6 +14,12 @@ import type { Directory, EntityKey } from '../directory/directory.js';
  * `ackTimeoutMs` has passed: a node that went away is not waited for long). A client that wrote
  * through one node therefore reads its write, and logs in with a new PIN, on any node next.
  * `clusterSize` says how many nodes to wait for; without it the writer does not wait.
+ *
+ * A node that may have missed news reads the whole directory again: after a change it failed to
+ * apply (the database failed it), retried with back-off until a reload succeeds, and after its
+ * NATS connection came back (news sent while it was away never reached it). Without that, one
+ * missed PIN change left the node accepting the old PIN, and counting the new one as failures
+ * towards a lock-out, until it restarted.
  */
 export interface DirectorySyncOptions {
   nats: NatsConnection;
@@ -26,7 +32,13 @@ export interface DirectorySyncOptions {
   clusterSize?: () => number;
   /** The longest a write waits for the other nodes (default 1 s). */
   ackTimeoutMs?: number;
+  /** The first wait before reading everything again after a failure (default 1 s; it doubles). */
+  retryFirstMs?: number;
 }
+
+/** After a failed change, the whole directory is read again after this, doubling up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 
 /** What travels: who wrote, and which records (or all of them). */
 interface DirectoryNews {
@@ -39,9 +51,14 @@ export class DirectorySync {
   /** Refreshes run one after the other, in the order their news arrived. */
   private applying: Promise<void> = Promise.resolve();
   private readonly subject: string;
+  /** The next whole reload after a failure, and the wait before the one after it. */
+  private retry: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private closed = false;
 
   constructor(private readonly opts: DirectorySyncOptions) {
     this.subject = `${opts.prefix}.dir`;
+    this.retryMs = opts.retryFirstMs ?? RETRY_FIRST_MS;
   }
 
   /**
@@ -60,6 +77,41 @@ export class DirectorySync {
     const { directory } = this.opts;
     this.applying = this.applying.then(() => directory.reload());
     await this.applying;
+    void this.watchConnection();
+  }
+
+  /** After NATS came back: news sent meanwhile was lost, so everything is read again. */
+  private async watchConnection(): Promise<void> {
+    try {
+      for await (const s of this.opts.nats.status()) {
+        if (this.closed) return;
+        if (s.type === 'reconnect') this.reloadAll('NATS reconnected');
+      }
+    } catch {
+      // The connection closed for good.
+    }
+  }
+
+  /** Reads the whole directory again, in turn with the news; on failure, again later. */
+  private reloadAll(why: string): void {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    if (this.closed) return;
+    this.opts.log.info({ why }, 'reading the whole directory again');
+    this.applying = this.applying
+      .then(() => this.opts.directory.reload())
+      .then(
+        () => void (this.retryMs = this.opts.retryFirstMs ?? RETRY_FIRST_MS),
+        (err: unknown) => this.failed(err, 'reading the whole directory again failed'),
+      );
+  }
+
+  private failed(err: unknown, msg: string): void {
+    this.opts.log.error({ err, retryInMs: this.retryMs }, msg);
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => this.reloadAll('a change was not applied'), this.retryMs);
+    this.retry.unref?.();
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 
   /** Resolves once every piece of news heard so far is applied. */
@@ -79,9 +131,7 @@ export class DirectorySync {
     const { directory } = this.opts;
     this.applying = this.applying
       .then(() => (news.written === 'all' ? directory.reload() : directory.refresh(news.written)))
-      .catch((err: unknown) =>
-        this.opts.log.error({ err }, 'applying another node’s directory change failed'),
-      )
+      .catch((err: unknown) => this.failed(err, 'applying another node’s directory change failed'))
       .then(() => {
         if (msg.reply) msg.respond();
       });
@@ -110,6 +160,8 @@ export class DirectorySync {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
     this.opts.directory.replicateWith(undefined);
     const sub = this.sub;
     this.sub = undefined;
