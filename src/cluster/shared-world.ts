@@ -33,6 +33,8 @@ export interface SharedWorldOptions {
   clusterSize?: () => number;
   /** The longest an advance or a reset waits for the other nodes (default 5 s). */
   ackTimeoutMs?: number;
+  /** The tenants' clock when live state was last written (the first node's virtual clock starts there). */
+  lastStoredAt?: () => Promise<number | undefined>;
 }
 
 type ClockNews = { from: string; op: 'advance'; to: number } | { from: string; op: 'now' };
@@ -96,20 +98,26 @@ export class ClusterWorld implements SharedWorld {
       .then(() => msg.respond());
   }
 
-  /** Moves a joining node's virtual clock to the cluster's (any node answers; none: it is first). */
+  /**
+   * Moves a joining node's virtual clock to the cluster's (any node answers). None answers: it is
+   * the first node, and its clock becomes the cluster's, brought forward (never back) to the
+   * last time an owner wrote live state before (the whole cluster stopped: what it left must not
+   * be in the future, or the calls a takeover ends would end before they started).
+   */
   private async catchUp(): Promise<void> {
     const { nats, prefix, clock, nodeId } = this.opts;
+    let now: number | undefined;
     try {
       const answer = await nats.request(
         `${prefix}.clock`,
         JSON.stringify({ from: nodeId, op: 'now' } satisfies ClockNews),
         { timeout: 1000 },
       );
-      const { now } = answer.json<{ now: number }>();
-      if (now > clock.now()) clock.advance(now - clock.now());
+      now = answer.json<{ now: number }>().now;
     } catch {
-      // No other node yet: this clock is the cluster's.
+      now = await this.opts.lastStoredAt?.();
     }
+    if (now !== undefined && now > clock.now()) clock.advance(now - clock.now());
   }
 
   /** Sends `news` to every other node and waits (bounded) for each to answer it has acted. */

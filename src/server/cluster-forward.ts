@@ -63,6 +63,7 @@ export async function composeForwarding(
     resetAll: () => runtime.resetToDemo(),
     resetHere: () => runtime.resetNodeState(),
     directorySettled: () => directory.settled(),
+    lastStoredAt: () => runtime.liveState.store.lastWrittenAt(),
     ...(clusterSize ? { clusterSize } : {}),
   });
   await directory.start();

@@ -287,6 +287,20 @@ export class LiveStateStore {
   async devices(): Promise<StoredDeviceState[]> {
     return (await deviceRows(this.db.kysely).execute()).map(toDevice);
   }
+
+  /** The tenants' clock at the last batch any owner wrote of what is still stored; undefined: none. */
+  async lastWrittenAt(): Promise<number | undefined> {
+    const last = await Promise.all(
+      (['live_calls', 'cc_agent_states'] as const).map((table) =>
+        this.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.max('updated_at').as('last'))
+          .executeTakeFirst(),
+      ),
+    );
+    const times = last.map((r) => Number(r?.last ?? NaN)).filter((t) => Number.isFinite(t));
+    return times.length ? Math.max(...times) : undefined;
+  }
 }
 
 /** Rows a history insert carries (well under either engine's limit on a statement's parameters). */

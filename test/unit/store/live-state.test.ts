@@ -133,6 +133,17 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test('the last time an owner wrote what is still stored', async () => {
+      const db = await openDatabase(target());
+      const store = new LiveStateStore(db);
+      assert.equal(await store.lastWrittenAt(), undefined, 'nothing stored');
+      await store.apply(batch({ at: 100, calls: [call('10')] }));
+      await store.apply(batch({ at: 250, agents: [{ ext: '103', data: {} }] }));
+      await store.apply(batch({ at: 180, calls: [call('11')] }));
+      assert.equal(await store.lastWrittenAt(), 250);
+      await db.close();
+    });
+
     test('the same batch shapes again (kept compiled) write the new values; a larger batch too', async () => {
       const db = await openDatabase(target());
       const store = new LiveStateStore(db);
