@@ -171,6 +171,8 @@ export async function createRuntime(
       // A phone's registration is live state too: the tenant's next owner starts from it.
       if (e.type === 'device') journal.deviceChanged(e.tenantId, e.deviceId);
     },
+    // Every change of a call, also one no event tells (an outside party's, a menu digit).
+    onCallChanged: (tenantId, smdrCallId) => journal.callChanged(tenantId, smdrCallId),
   });
   // Every node consumes every event: a phone of a tenant another node runs shows as it is there,
   // and one registered on a tenant's previous owner just before a takeover shows on the new one.

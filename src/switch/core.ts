@@ -21,6 +21,12 @@ export interface SwitchDeps {
   publish: (event: SwitchEvent) => void;
   /** Where failures of event subscribers and fact listeners are reported (default: console). */
   onError?: (e: unknown) => void;
+  /**
+   * Told of every change of a call that its durable form may show (a leg's state, a step of its
+   * timeline), also those that raise no event (a party without an account, a menu digit): what
+   * keeps live calls durable reads it again (failover).
+   */
+  onCallChanged?: (tenantId: number, smdrCallId: string) => void;
 }
 
 export class Core {
@@ -64,6 +70,11 @@ export class Core {
 
   report(e: unknown): void {
     (this.deps.onError ?? ((x: unknown) => console.error('switch:', x)))(e);
+  }
+
+  /** A call changed (see `SwitchDeps.onCallChanged`). */
+  callChanged(tenantId: number, smdrCallId: string): void {
+    this.deps.onCallChanged?.(tenantId, smdrCallId);
   }
 
   /** Queues a domain event for delivery after the current command. */

@@ -20,6 +20,7 @@ export function callEvent<N extends CallEventName>(
   name: N,
   fields: CallEventFields[N],
 ): void {
+  core.callChanged(leg.tenantId, leg.call.smdrCallId);
   if (!leg.account) return;
   if (leg.closed) {
     core.report(new Error(`switch: ${name} after end on leg ${leg.id}`));
@@ -46,6 +47,7 @@ export function segment(core: Core, call: Call, kind: string, text: string, who?
   if (who?.account) s.account = who.account;
   else if (who) s.number = who.number;
   call.segments.push(s);
+  core.callChanged(call.tenantId, call.smdrCallId);
 }
 
 /** `101 Bob Brown`, `+15551234567`, `Voicemail`. */

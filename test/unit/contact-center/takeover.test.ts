@@ -206,3 +206,25 @@ test('a taken-over tenant: its phones are registered as the previous owner had t
   );
   await b.close();
 });
+
+test('a change no event tells is kept too: an outside caller’s digit at the menu', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'sb-takeover-')), 't.db');
+  const a = await node(file);
+  // An outside caller reaches Acme's menu (700) and presses a digit it does not know: a step of
+  // the call's timeline, and no event (the caller has no account, the menu says nothing).
+  const { pstnCallId } = a.switch.pstnCall({ from: '+15551230003', to: '+15555550100', callerName: 'Rae' });
+  const smdrCallId = a.switch.leg(pstnCallId)!.smdrCallId;
+  await a.liveState.journal.flush();
+  const events = heard(a);
+  a.switch.pstnDigits(pstnCallId, '7');
+  assert.deepEqual(events.events, [], 'nothing told');
+  await a.liveState.journal.flush();
+  await a.close();
+
+  const b = await node(file);
+  const left = await b.liveState.store.loadAll();
+  const row = left.calls.find((c) => c.smdrCallId === smdrCallId);
+  assert.ok(row, 'the call is stored');
+  assert.match(JSON.stringify(row.history), /Caller pressed 7/, 'the step is in what the next owner reads');
+  await b.close();
+});
