@@ -116,7 +116,13 @@ const keyOf = (f: string) => {
  * given, `alsoWatched`, whose latencies are kept apart): WARMUP_S of it, then OPS measured.
  * `onMeasured` runs between the two (where the CPU count starts).
  */
-async function run(owner: string, watched: WebSocket, alsoWatched?: WebSocket, onMeasured = () => {}) {
+async function run(
+  label: string,
+  owner: string,
+  watched: WebSocket,
+  alsoWatched?: WebSocket,
+  onMeasured = () => {},
+) {
   const calls = await answeredCalls(owner);
   await sleep(500);
   const waiter = new FrameWaiter(watched, keyOf);
@@ -124,11 +130,12 @@ async function run(owner: string, watched: WebSocket, alsoWatched?: WebSocket, o
   let otherLatencies: number[] = [];
   let otherLost = 0;
   let refused = 0;
-  const load = (ops: number) =>
+  const load = (ops: number, phase: string) =>
     drive({
       ops,
       rate: RATE,
       lanes: calls.length,
+      label: `${label}-${phase}`,
       op: async (lane) => {
         const call = calls[lane];
         const key = `${Number(call.id)}|${call.held ? 'resume' : 'hold'}`;
@@ -147,11 +154,11 @@ async function run(owner: string, watched: WebSocket, alsoWatched?: WebSocket, o
         return ok;
       },
     });
-  const warm = await load(Math.round(RATE * WARMUP_S));
+  const warm = await load(Math.round(RATE * WARMUP_S), 'warmup');
   const warmup = { p99: warm.p99, lost: warm.lost + otherLost, refused };
   otherLatencies = [];
   onMeasured();
-  const lat = await load(OPS);
+  const lat = await load(OPS, 'measured');
   return { lat, refused, unexpected: waiter.unexpected, otherLatencies, otherLost, warmup };
 }
 
@@ -165,7 +172,13 @@ await http('PUT', `http://${singleBase}${one.sets[0]}/calleventaccounts`, alice,
 });
 step(`single node: ${SOCKETS} sockets with subscription sets`);
 let singleCpu0 = 0;
-const singleRun = await run(singleBase, one.sockets[0], undefined, () => (singleCpu0 = single.cpuMicros()));
+const singleRun = await run(
+  'single',
+  singleBase,
+  one.sockets[0],
+  undefined,
+  () => (singleCpu0 = single.cpuMicros()),
+);
 const singleCpuPerOp = (single.cpuMicros() - singleCpu0) / OPS;
 step('single node done');
 await closeSockets(one.sockets);
@@ -219,6 +232,7 @@ step(`3 nodes: ${perNode * NODES.length} sockets with subscription sets (${perNo
 const cpuOf = () => nodes.map((n) => n.cpuMicros());
 let clusterCpu0: number[] = [];
 const clusterRun = await run(
+  'cluster',
   bases[0],
   opened[1].sockets[0],
   opened[0].sockets[0],

@@ -1,5 +1,6 @@
 // Helpers of the socket benchmarks: a keep-alive HTTP client, batched socket opening, an
 // open-loop operation driver and a frame-rate counter.
+import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import WebSocket from 'ws';
 import { percentile } from './lib.js';
@@ -110,9 +111,12 @@ export async function drive(opts: {
   rate: number;
   lanes: number;
   op: (lane: number, i: number) => Promise<boolean>;
+  /** Names the run in the timeline (`BENCH_TIMELINE`). */
+  label?: string;
 }): Promise<LatencyResult> {
   const latencies: number[] = [];
-  (globalThis as any).__dump = [];
+  /** `BENCH_TIMELINE=<file>`: each operation's start (ms into the run) and latency, appended there. */
+  const timeline: string[] | undefined = process.env.BENCH_TIMELINE ? [] : undefined;
   let lost = 0;
   const busy: Promise<void>[] = Array.from({ length: opts.lanes }, () => Promise.resolve());
   const t0 = performance.now();
@@ -122,13 +126,15 @@ export async function drive(opts: {
     const lane = i % opts.lanes;
     busy[lane] = busy[lane].then(async () => {
       const start = performance.now();
-      if (await opts.op(lane, i)) { latencies.push(performance.now() - start); (globalThis as any).__dump?.push(`${(start - t0).toFixed(2)} ${(performance.now() - start).toFixed(3)}`); }
-      else lost++;
+      if (await opts.op(lane, i)) {
+        const latency = performance.now() - start;
+        latencies.push(latency);
+        timeline?.push(`${opts.label ?? 'run'} ${(start - t0).toFixed(2)} ${latency.toFixed(3)}`);
+      } else lost++;
     });
   }
   await Promise.all(busy);
-  if (process.env.BENCH_DUMP_LAT && (globalThis as any).__dump) { (await import('node:fs')).appendFileSync(process.env.BENCH_DUMP_LAT, (globalThis as any).__dump.join('\n') + '\n---\n'); }
-  (globalThis as any).__dump = [];
+  if (timeline?.length) appendFileSync(process.env.BENCH_TIMELINE!, `${timeline.join('\n')}\n`);
   const rate = opts.ops / ((performance.now() - t0) / 1000);
   return {
     ops: opts.ops,
