@@ -134,7 +134,9 @@ export async function drive(opts: {
     });
   }
   await Promise.all(busy);
-  if (timeline?.length) appendFileSync(process.env.BENCH_TIMELINE!, `${timeline.join('\n')}\n`);
+  // The run's start in wall time (ms since the epoch): to line it up with the servers' own logs.
+  const started = `# ${opts.label ?? 'run'} started ${Math.round(performance.timeOrigin + t0)}`;
+  if (timeline?.length) appendFileSync(process.env.BENCH_TIMELINE!, `${started}\n${timeline.join('\n')}\n`);
   const rate = opts.ops / ((performance.now() - t0) / 1000);
   return {
     ops: opts.ops,

@@ -23,16 +23,9 @@ const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const failed = [];
-// The load generator's young generation is large (64 MB): with the default one, objects that live
-// a few milliseconds (requests, frames) were promoted, and its major collections, every 5 s or so,
-// stopped it for 5-12 ms, counted in whichever side's operations were under way (docs/benchmarks.md,
-// "A warmed start"). The servers keep V8's defaults (BENCH_NODE_ARGS sets theirs).
-const LOAD_GENERATOR = ['--max-semi-space-size=64'];
 for (const name of asked.length ? asked : all) {
   console.log(`\n=== ${name} ===`);
-  const r = spawnSync(process.execPath, [...LOAD_GENERATOR, '--import', 'tsx', `bench/${name}.bench.ts`], {
-    stdio: 'inherit',
-  });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${name}.bench.ts`], { stdio: 'inherit' });
   if (r.status !== 0) failed.push(name);
 }
 console.log(
