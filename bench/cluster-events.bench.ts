@@ -7,7 +7,10 @@
 // BENCH_RATE (300 ops/s) and BENCH_DURATION_S (10 s). Each side first runs BENCH_WARMUP_S (2 s) of
 // the same load, unmeasured but reported (its p99 and whether it lost a frame): the servers start
 // cold, and in the cluster's first second its three processes and the broker compile the path an
-// event takes, which alone decided the run's p99 (docs/benchmarks.md, "A warmed start").
+// event takes, which alone decided the run's p99 (docs/benchmarks.md, "A warmed start"). Both
+// sides are up at once and measured in BENCH_ROUNDS (4) rounds taken in turn (single, cluster,
+// cluster, single, …), each side's latencies pooled: a pause of this VM or of the load generator
+// (its own garbage collection) falls on either side alike, not on whichever ran at that moment.
 // Needs NATS with JetStream (127.0.0.1:4222 or SB_BENCH_NATS) and PostgreSQL (127.0.0.1:5432 or
 // SB_BENCH_PG).
 // Nodes are bench/cluster-events-node.ts (a server with the cluster's event bus, every tenant owned by
@@ -46,6 +49,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 300);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const OPS = RATE * DURATION_S;
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const NODES = ['a', 'b', 'c'];
 const PG = process.env.SB_BENCH_PG ?? LOCAL_PG_URL;
 const NATS = process.env.SB_BENCH_NATS ?? LOCAL_NATS_URL;
@@ -111,55 +115,75 @@ const keyOf = (f: string) => {
   return e.event === 'hold' || e.event === 'resume' ? `${e.callId}|${e.event}` : undefined;
 };
 
+/** One side of the comparison: hold/resume on `owner`, each op done once its frame reached `watched`. */
+interface Side {
+  /** `ops` operations at RATE (also written to the timeline as `<label>-<phase>`). */
+  load(ops: number, phase: string): Promise<LatencyResult>;
+  /** Latencies to `alsoWatched` (kept apart), and its frames lost. */
+  other: { latencies: number[]; lost: number };
+  refused(): number;
+  unexpected(): number;
+}
+
 /**
  * Hold/resume at RATE on `owner`, each op done once its frame reached `watched` (and, when
- * given, `alsoWatched`, whose latencies are kept apart): WARMUP_S of it, then OPS measured.
- * `onMeasured` runs between the two (where the CPU count starts).
+ * given, `alsoWatched`, whose latencies are kept apart).
  */
-async function run(
+async function side(
   label: string,
   owner: string,
   watched: WebSocket,
   alsoWatched?: WebSocket,
-  onMeasured = () => {},
-) {
+): Promise<Side> {
   const calls = await answeredCalls(owner);
   await sleep(500);
   const waiter = new FrameWaiter(watched, keyOf);
-  const other = alsoWatched && new FrameWaiter(alsoWatched, keyOf);
-  let otherLatencies: number[] = [];
-  let otherLost = 0;
+  const watcher = alsoWatched && new FrameWaiter(alsoWatched, keyOf);
+  const other = { latencies: [] as number[], lost: 0 };
   let refused = 0;
-  const load = (ops: number, phase: string) =>
-    drive({
-      ops,
-      rate: RATE,
-      lanes: calls.length,
-      label: `${label}-${phase}`,
-      op: async (lane) => {
-        const call = calls[lane];
-        const key = `${Number(call.id)}|${call.held ? 'resume' : 'hold'}`;
-        const frame = waiter.expect(key);
-        const t0 = performance.now();
-        const seen = other
-          ?.expect(key)
-          .then((ok) => (ok ? otherLatencies.push(performance.now() - t0) : otherLost++));
-        const r = await http('POST', `http://${owner}/api/v1/calls/${call.id}`, call.caller.auth, {
-          callRequest: call.held ? 'resumeHeldCall' : 'holdCall',
-          myPartyId: call.caller.account,
-        });
-        if (r.status >= 300) refused++;
-        call.held = !call.held;
-        const [ok] = await Promise.all([frame, seen]);
-        return ok;
-      },
-    });
-  const warm = await load(Math.round(RATE * WARMUP_S), 'warmup');
-  const warmup = { p99: warm.p99, lost: warm.lost + otherLost, refused };
-  otherLatencies = [];
-  onMeasured();
-  const lat = await load(OPS, 'measured');
-  return { lat, refused, unexpected: waiter.unexpected, otherLatencies, otherLost, warmup };
+  return {
+    other,
+    refused: () => refused,
+    unexpected: () => waiter.unexpected,
+    load: (ops, phase) =>
+      drive({
+        ops,
+        rate: RATE,
+        lanes: calls.length,
+        label: `${label}-${phase}`,
+        op: async (lane) => {
+          const call = calls[lane];
+          const key = `${Number(call.id)}|${call.held ? 'resume' : 'hold'}`;
+          const frame = waiter.expect(key);
+          const t0 = performance.now();
+          const seen = watcher
+            ?.expect(key)
+            .then((ok) => (ok ? other.latencies.push(performance.now() - t0) : other.lost++));
+          const r = await http('POST', `http://${owner}/api/v1/calls/${call.id}`, call.caller.auth, {
+            callRequest: call.held ? 'resumeHeldCall' : 'holdCall',
+            myPartyId: call.caller.account,
+          });
+          if (r.status >= 300) refused++;
+          call.held = !call.held;
+          const [ok] = await Promise.all([frame, seen]);
+          return ok;
+        },
+      }),
+  };
+}
+
+/** The rounds of one side as one run: every latency pooled, the slowest round's rate. */
+function pooled(rounds: LatencyResult[]): LatencyResult {
+  const latencies = rounds.flatMap((r) => r.latencies);
+  return {
+    ops: rounds.reduce((n, r) => n + r.ops, 0),
+    latencies,
+    lost: rounds.reduce((n, r) => n + r.lost, 0),
+    rate: Math.min(...rounds.map((r) => r.rate)),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+  };
 }
 
 // ---- single node --------------------------------------------------------------------------
@@ -171,18 +195,6 @@ await http('PUT', `http://${singleBase}${one.sets[0]}/calleventaccounts`, alice,
   eventAccounts: callers.map((c) => c.account),
 });
 step(`single node: ${SOCKETS} sockets with subscription sets`);
-let singleCpu0 = 0;
-const singleRun = await run(
-  'single',
-  singleBase,
-  one.sockets[0],
-  undefined,
-  () => (singleCpu0 = single.cpuMicros()),
-);
-const singleCpuPerOp = (single.cpuMicros() - singleCpu0) / OPS;
-step('single node done');
-await closeSockets(one.sockets);
-await single.stop();
 
 // ---- three nodes ----------------------------------------------------------------------------
 const clusterName = `bench_${randomBytes(4).toString('hex')}`;
@@ -229,18 +241,51 @@ for (const [i, base] of [bases[1], bases[0]].entries()) {
   });
 }
 step(`3 nodes: ${perNode * NODES.length} sockets with subscription sets (${perNode} a node)`);
+
+// ---- the runs: each side warmed, then measured in rounds taken in turn ------------------------
 const cpuOf = () => nodes.map((n) => n.cpuMicros());
-let clusterCpu0: number[] = [];
-const clusterRun = await run(
-  'cluster',
-  bases[0],
-  opened[1].sockets[0],
-  opened[0].sockets[0],
-  () => (clusterCpu0 = cpuOf()),
-);
+const sides = {
+  single: await side('single', singleBase, one.sockets[0]),
+  cluster: await side('cluster', bases[0], opened[1].sockets[0], opened[0].sockets[0]),
+};
+const warm = {
+  single: await sides.single.load(Math.round(RATE * WARMUP_S), 'warmup'),
+  cluster: await sides.cluster.load(Math.round(RATE * WARMUP_S), 'warmup'),
+};
+const warmLost = { single: warm.single.lost, cluster: warm.cluster.lost + sides.cluster.other.lost };
+sides.cluster.other.latencies.length = 0;
+const rounds = { single: [] as LatencyResult[], cluster: [] as LatencyResult[] };
+/** Server CPU while measured (microseconds): the single node's, and each cluster node's. */
+const cpuOfSide = { single: () => [single.cpuMicros()], cluster: cpuOf };
+const cpuUsed = { single: [0], cluster: NODES.map(() => 0) };
+for (let r = 0; r < ROUNDS; r++) {
+  // single, cluster, cluster, single, …: neither side always goes first.
+  const order = r % 2 === 0 ? (['single', 'cluster'] as const) : (['cluster', 'single'] as const);
+  for (const name of order) {
+    const before = cpuOfSide[name]();
+    rounds[name].push(await sides[name].load(Math.round(OPS / ROUNDS), `measured-${r + 1}`));
+    cpuOfSide[name]().forEach((c, i) => (cpuUsed[name][i]! += c - before[i]!));
+  }
+  step(`round ${r + 1} of ${ROUNDS} done`);
+}
+const singleRun = {
+  lat: pooled(rounds.single),
+  refused: sides.single.refused(),
+  warmup: { p99: warm.single.p99, lost: warmLost.single },
+};
+const clusterRun = {
+  lat: pooled(rounds.cluster),
+  refused: sides.cluster.refused(),
+  unexpected: sides.cluster.unexpected(),
+  otherLatencies: sides.cluster.other.latencies,
+  otherLost: sides.cluster.other.lost,
+  warmup: { p99: warm.cluster.p99, lost: warmLost.cluster },
+};
+const singleCpuPerOp = cpuUsed.single[0]! / OPS;
 // Server CPU per operation (microseconds), per node: a figure the machine's load blurs less.
-const clusterCpuPerOp = cpuOf().map((c, i) => (c - clusterCpu0[i]!) / OPS);
-step('cluster done');
+const clusterCpuPerOp = cpuUsed.cluster.map((c) => c / OPS);
+await closeSockets(one.sockets);
+await single.stop();
 for (const o of opened) await closeSockets(o.sockets);
 for (const n of nodes) await n.stop();
 closeHttp();
@@ -278,9 +323,16 @@ report.figure('otherNode', {
 });
 report.figure('ownerNode', ownerLat);
 report.figure('warmup', { seconds: WARMUP_S, singleNode: singleRun.warmup, cluster: clusterRun.warmup });
-report.figure('load', { sockets: SOCKETS, rate: RATE, durationS: DURATION_S, ops: OPS, nodes: NODES.length });
+report.figure('load', {
+  sockets: SOCKETS,
+  rate: RATE,
+  durationS: DURATION_S,
+  ops: OPS,
+  rounds: ROUNDS,
+  nodes: NODES.length,
+});
 report.check({
-  what: `POST on the owner -> frame on another node, ${fmt(perNode * 3)} sockets over 3 nodes, ${fmt(OPS)} ops at ${fmt(RATE)}/s after ${WARMUP_S} s of it unmeasured`,
+  what: `POST on the owner -> frame on another node, ${fmt(perNode * 3)} sockets over 3 nodes, ${fmt(OPS)} ops at ${fmt(RATE)}/s in ${ROUNDS} rounds taken in turn with the single node's, after ${WARMUP_S} s of it unmeasured`,
   measured:
     latText(clusterRun.lat) +
     `; on the owner's own socket: ${latText(ownerLat)}; server CPU per op ` +
