@@ -254,6 +254,7 @@ const warm = {
 };
 const warmLost = { single: warm.single.lost, cluster: warm.cluster.lost + sides.cluster.other.lost };
 sides.cluster.other.latencies.length = 0;
+sides.cluster.other.lost = 0;
 const rounds = { single: [] as LatencyResult[], cluster: [] as LatencyResult[] };
 /** Server CPU while measured (microseconds): the single node's, and each cluster node's. */
 const cpuOfSide = { single: () => [single.cpuMicros()], cluster: cpuOf };

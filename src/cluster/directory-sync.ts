@@ -34,6 +34,12 @@ export interface DirectorySyncOptions {
   ackTimeoutMs?: number;
   /** The first wait before reading everything again after a failure (default 1 s; it doubles). */
   retryFirstMs?: number;
+  /**
+   * After the whole directory was read again because news may have been missed: what keeps
+   * state derived from it (the switch's presence) rebuilds it, since a reload tells no change
+   * record by record.
+   */
+  onReloaded?: () => void;
 }
 
 /** After a failed change, the whole directory is read again after this, doubling up to RETRY_MAX_MS. */
@@ -101,7 +107,10 @@ export class DirectorySync {
     this.applying = this.applying
       .then(() => this.opts.directory.reload())
       .then(
-        () => void (this.retryMs = this.opts.retryFirstMs ?? RETRY_FIRST_MS),
+        () => {
+          this.retryMs = this.opts.retryFirstMs ?? RETRY_FIRST_MS;
+          this.opts.onReloaded?.();
+        },
         (err: unknown) => this.failed(err, 'reading the whole directory again failed'),
       );
   }

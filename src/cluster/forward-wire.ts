@@ -28,6 +28,11 @@ export interface RequestHead {
    * not run once the client was told it timed out and may have retried.
    */
   runWithinMs?: number;
+  /**
+   * The sender joins an answer sent in parts (reply-mux.ts). A node of the previous release does
+   * not say so, and would take the first part for the whole answer: it is never sent parts.
+   */
+  parts?: true;
 }
 
 /** The owner's answer, or why it did not run the request. */

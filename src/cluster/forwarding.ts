@@ -72,10 +72,10 @@ const FORWARDED = Symbol('forwarded');
 const DEADLINE = Symbol('deadline');
 /**
  * A forwarded request may start running until this long before its sender's time-out: the
- * answer's way back, and the two clocks' starts (the sender's at its publish, the owner's at
- * the arrival), fit in it.
+ * answer's way back, and the two clocks' starts (the sender's at its publish, the owner's when
+ * its event loop took the request in), fit in it.
  */
-const RUN_MARGIN_MS = 1_000;
+const RUN_MARGIN_MS = 500;
 /** How often the ownership is looked at again while it settles. */
 const SETTLE_POLL_MS = 25;
 /** How long a node that lost the tenant while it had a request may still answer it. */
@@ -101,7 +101,8 @@ const HOLDERS = 'holder';
 type SocketAsk = 'http' | 'state' | 'takeover';
 const DONE = encodeFrame({ status: 200, headers: {} });
 const MOVED = encodeFrame({ refused: 'moved' });
-const NO_BODY = new Uint8Array(0);
+/** The body of a `.state` ask from a node that joins an answer's parts (an older one sends none). */
+const JOINS_PARTS = new Uint8Array([1]);
 
 export class Forwarding implements Placement {
   private readonly secret = randomBytes(32).toString('base64url');
@@ -190,7 +191,11 @@ export class Forwarding implements Placement {
         // Let go of, still draining: the sender asks again.
         else if (moved) this.respond(msg, MOVED);
         else if (msg.subject.endsWith('.state'))
-          this.respond(msg, encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))));
+          this.answerOrRefuse(
+            msg,
+            encodeFrame({ status: 200, headers: {} }, Buffer.from(JSON.stringify(state()))),
+            msg.data.length === 0,
+          );
         else if (this.app) this.track(this.run(this.app, msg));
       },
     });
@@ -223,7 +228,7 @@ export class Forwarding implements Placement {
     if (!SUBJECT_TOKEN.test(id)) return undefined;
     let answer;
     try {
-      answer = await this.askSocket(id, 'state', NO_BODY, false);
+      answer = await this.askSocket(id, 'state', JOINS_PARTS, false);
     } catch {
       throw unavailable('OWNER_UNREACHABLE', 'The node holding the WebSocket cannot be reached now.');
     }
@@ -269,6 +274,9 @@ export class Forwarding implements Placement {
   }
 
   private headOf(req: FastifyRequest, target: Target): RequestHead {
+    // A request for every node is given up on sooner (its answers are waited for ALL_WAIT_MS).
+    const everyNode = typeof target === 'object' && ('everywhere' in target || 'anywhere' in target);
+    const waitMs = everyNode ? Math.min(this.timeoutMs, ALL_WAIT_MS) : this.timeoutMs;
     return {
       // A HEAD is asked as its GET: this node's HEAD route then answers the GET's headers, as locally.
       method: req.method === 'HEAD' ? 'GET' : req.method,
@@ -278,7 +286,8 @@ export class Forwarding implements Placement {
       ip: req.ip,
       target,
       from: this.opts.membership.nodeId,
-      runWithinMs: Math.max(0, this.timeoutMs - RUN_MARGIN_MS),
+      runWithinMs: Math.max(0, waitMs - RUN_MARGIN_MS),
+      parts: true,
     };
   }
 
@@ -286,6 +295,9 @@ export class Forwarding implements Placement {
     const parts: unknown[] = [];
     const frame = encodeFrame(this.headOf(req, { everywhere: true }));
     for await (const { head, body } of this.everyOther(frame)) {
+      // A node that could not answer its part: the merged view would be short of it.
+      if ('refused' in head && head.refused === 'failed')
+        throw unavailable('OWNER_FAILED', 'A node could not answer its part of the view.');
       if ('status' in head && head.status === 200) parts.push(JSON.parse(body.toString('utf8')));
     }
     return parts;
@@ -424,8 +436,10 @@ export class Forwarding implements Placement {
     const arrived = performance.now();
     let answer: Uint8Array;
     const forEveryNode = msg.subject === `${this.opts.prefix}.all.http`;
+    let joinsParts = false;
     try {
       const { head, body } = decodeFrame<RequestHead>(msg.data);
+      joinsParts = head.parts === true;
       // Its own request for every node: the sender runs it itself.
       if (head.from === this.opts.membership.nodeId && forEveryNode) return;
       const mine =
@@ -451,10 +465,15 @@ export class Forwarding implements Placement {
       this.opts.log.error({ err }, 'running a forwarded request failed');
       answer = encodeFrame({ refused: 'failed' });
     }
-    // A request for every node is asked with NATS's own request, which cannot join an answer's
-    // parts: one too large for a message is refused (the asker's 503) rather than sent.
-    if (this.respond(msg, answer, forEveryNode)) return;
-    if (forEveryNode) this.respond(msg, encodeFrame({ refused: 'failed' }));
+    // A request for every node is asked with NATS's own request, and a node of the previous
+    // release does not join parts either: an answer too large for one message is refused
+    // (the asker's 503) rather than sent cut short.
+    this.answerOrRefuse(msg, answer, forEveryNode || !joinsParts);
+  }
+
+  /** Sends the answer; one that cannot be sent whole to an asker that cannot join parts is refused. */
+  private answerOrRefuse(msg: Msg, answer: Uint8Array, whole: boolean): void {
+    if (!this.respond(msg, answer, whole) && whole) this.respond(msg, encodeFrame({ refused: 'failed' }));
   }
 
   /** The request's headers, marked forwarded, with when it must start running by (this process's clock). */

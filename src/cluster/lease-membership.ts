@@ -181,7 +181,8 @@ export class LeaseMembership implements Membership {
    * preferred owner is another live node, and hands each over as the tick finds it idle (at once
    * for those with no call; the others as their calls end), for at most `ms`. Answers once it
    * holds nothing or the time is up; `close` then gives up what is left, cutting its calls.
-   * Nothing to wait for when no other node could take the tenants.
+   * Nothing to wait for when no other node could take the tenants, at the start or later (every
+   * node stopping at once): the drain then ends at the next look.
    */
   async drain(ms: number): Promise<void> {
     if (this.state !== 'running' || ms <= 0 || this.held.size === 0) return;
@@ -193,10 +194,10 @@ export class LeaseMembership implements Membership {
       'cluster: draining: handing tenants over as they go idle',
     );
     this.refresh();
-    while (this.held.size > 0 && this.state === 'running' && performance.now() < until) {
+    while (this.draining && this.held.size > 0 && this.state === 'running' && performance.now() < until) {
       await new Promise((r) => setTimeout(r, Math.min(DRAIN_LOOK_MS, until - performance.now())));
     }
-    if (this.held.size > 0)
+    if (this.held.size > 0 && this.draining)
       this.o.log.warn({ tenants: this.held.size }, 'cluster: drain time is up; the calls left are cut');
   }
 
@@ -289,6 +290,12 @@ export class LeaseMembership implements Membership {
     const preferredOf = placement(nodes);
     this.liveNodes = nodes.filter((n) => n.alive).map((n) => n.nodeId);
     this.othersEligible = nodes.some((n) => n.alive && n.eligible && n.nodeId !== this.nodeId);
+    if (this.draining && !this.othersEligible) {
+      // No one left to hand tenants to (every node is stopping, or the others lost NATS): this
+      // node would be everyone's preferred owner again, and must take what it was given back.
+      this.draining = false;
+      o.log.warn({}, 'cluster: no other node can take tenants; the drain ends');
+    }
 
     const tenants = new Set(o.tenants());
     let unowned = 0;

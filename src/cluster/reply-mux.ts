@@ -101,6 +101,9 @@ export class ReplyMux {
         if (!p) return;
         const part = msg.headers?.get(PART_HEADER);
         if (part) return this.part(id, p, part, msg.data);
+        // Another node's whole answer amid this one's parts (two holders of a socket answered
+        // during its handover): the answer under way is the one that counts.
+        if (p.parts) return;
         this.pending.delete(id);
         // An empty message with status 503: NATS found no subscriber on the subject.
         p.resolve(msg.data.length === 0 && msg.headers?.code === 503 ? undefined : msg.data);

@@ -42,6 +42,17 @@ export const LIVE_STATE_FLUSH_MS = 20;
 /** A batch that failed (the database) is tried again after this, doubling up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
+/** For at most this long since its first failure: then its records fail, as a refused batch's do. */
+const RETRY_WINDOW_MS = 60_000;
+/**
+ * SQLSTATE classes a retry cannot mend (data, integrity, syntax or access): such a batch fails at
+ * once. Anything else (a lost connection, a pool time-out, a deadlock) is tried again.
+ */
+const LASTING = /^(22|23|42|44)/;
+const lasting = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.length === 5 && LASTING.test(code);
+};
 
 interface Pending {
   calls: Set<string>;
@@ -61,9 +72,10 @@ interface Pending {
  * batch of a call here, and the one after a failed batch, replaces what is stored. It is also the
  * contact center's record writer: a record is written when its batch is.
  * A batch the database failed (a blip, a pool time-out) is not lost: its marks and records go
- * back to the tenant's pending ones and are tried again, backing off, for as long as the node
- * holds the lease the batch was made under. Only a refused lease (the fence), a lease gone or
- * changed, or a handover's last batch fails its records.
+ * back to the tenant's pending ones and are tried again, backing off, for up to a minute while
+ * the node holds the lease the batch was made under. A refused lease (the fence), a lease gone or
+ * changed, an error no retry mends (a constraint, bad data), the minute passed, or a handover's
+ * last batch fails its records.
  */
 export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   private source: LiveStateSource | undefined;
@@ -71,8 +83,11 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
   /** Per tenant, per call: how many history items are stored, as this node's batches wrote them. */
   private readonly written = new Map<number, Map<string, number>>();
   private readonly writing = new Map<number, Promise<void>>();
-  /** Tenants whose last batch failed: the next try, how many failed in a row, and their lease. */
-  private readonly retrying = new Map<number, { timer: NodeJS.Timeout; failures: number; lease: Lease }>();
+  /** Tenants whose last batch failed: the next try, how many failed in a row, since when, and their lease. */
+  private readonly retrying = new Map<
+    number,
+    { timer: NodeJS.Timeout; failures: number; since: number; lease: Lease }
+  >();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -144,9 +159,13 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     for (const tenantId of [...this.retrying.keys()]) this.forget(tenantId);
   }
 
-  /** Drops what is pending and empties the store (simulator reset). */
+  /**
+   * Writes what is pending, gives up what still fails (its records fail: the world they belong to
+   * is gone), and empties the store (simulator reset).
+   */
   async clear(): Promise<void> {
     await this.flush();
+    for (const tenantId of [...this.retrying.keys()]) this.forget(tenantId);
     this.written.clear();
     await this.store.clear();
   }
@@ -203,8 +222,16 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
     } catch (err) {
       this.written.delete(tenantId);
       this.options.onError(err, tenantId);
-      if (lease && !ended && !this.closed && !(err instanceof StaleEpochError)) {
-        this.putBack(tenantId, p, lease);
+      const since = this.retrying.get(tenantId)?.since ?? Date.now();
+      const retry =
+        lease &&
+        !ended &&
+        !this.closed &&
+        !(err instanceof StaleEpochError) &&
+        !lasting(err) &&
+        Date.now() - since < RETRY_WINDOW_MS;
+      if (retry) {
+        this.putBack(tenantId, p, lease, since);
         return;
       }
       this.stopRetrying(tenantId);
@@ -218,10 +245,10 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
    * failed may still have committed (the answer was lost): `written` was reset above, so the
    * next one replaces each call's history whole, and a record is stored by its id, once.
    */
-  private putBack(tenantId: number, failed: Pending, lease: Lease): void {
-    const since = this.pending.get(tenantId);
+  private putBack(tenantId: number, failed: Pending, lease: Lease, since: number): void {
+    const madeSince = this.pending.get(tenantId);
     const p = this.of(tenantId);
-    if (since) {
+    if (madeSince) {
       for (const id of failed.calls) p.calls.add(id);
       for (const ext of failed.agents) p.agents.add(ext);
       for (const id of failed.devices) p.devices.add(id);
@@ -236,7 +263,7 @@ export class LiveStateJournal implements LiveStateSink, CallRecordWriter {
       () => this.pending.has(tenantId) && this.startBatch(tenantId),
       Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_MAX_MS),
     );
-    this.retrying.set(tenantId, { timer, failures, lease });
+    this.retrying.set(tenantId, { timer, failures, since, lease });
   }
 
   private stopRetrying(tenantId: number): void {

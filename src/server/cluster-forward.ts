@@ -52,6 +52,9 @@ export async function composeForwarding(
     nodeId,
     directory: runtime.directory,
     log,
+    // Presence and registrations follow the directory record by record; after a whole re-read
+    // (news missed) the switch rebuilds them from it.
+    onReloaded: () => runtime.switch.resync(),
     ...(clusterSize ? { clusterSize } : {}),
   });
   const world = new ClusterWorld({

@@ -261,6 +261,22 @@ describe('lease membership: three nodes on one database', { skip: env.skip }, ()
     members.delete(id);
   });
 
+  it('every node draining at once: no one to hand tenants to, so no drain waits its time', async () => {
+    const all = [...members.values()];
+    for (const x of all) for (const t of tenants) if (x.m.owns(t)) x.busy.add(t);
+    const t0 = performance.now();
+    await Promise.all(all.map((x) => x.m.drain(30_000)));
+    const took = performance.now() - t0;
+    assert.ok(took < 5_000, `ended once no node was eligible (${Math.round(took)} ms)`);
+    assert.ok(all.every((x) => !x.m.isDraining));
+    assert.ok(
+      tenants.every((t) => all.some((x) => x.m.owns(t))),
+      'every tenant still owned',
+    );
+    for (const x of all) x.busy.clear();
+    await waitFor('placement on a, b, c', settledOn(['a', 'b', 'c']), 5000);
+  });
+
   it('a drain ends when its time is up; a node with no one to hand over to does not wait', async () => {
     const id = ['f', 'l', 'm', 'n', 'o', 'p'].find((n) =>
       tenants.some((t) => preferredNode(t, ['a', 'b', 'c', n]) === n),

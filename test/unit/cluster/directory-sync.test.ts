@@ -49,6 +49,7 @@ function standIns() {
     directory,
     log: pino({ level: 'silent' }),
     retryFirstMs: 20,
+    onReloaded: () => void reads.push('rebuilt'),
   });
   const news = (written: unknown) =>
     deliver!(null, { json: () => ({ from: 'other', written }), reply: undefined, respond: () => true });
@@ -75,9 +76,9 @@ test('a change the node failed to apply is followed by a whole reload, tried unt
   failing.reload = 1;
   news([{ kind: 'extension', id: '1001:101' }]);
   // refresh fails; a reload 20 ms later fails; one 40 ms after that succeeds; then no more.
-  await until('reloaded after the failures', () => reads.length >= 4);
+  await until('reloaded after the failures', () => reads.length >= 5);
   await new Promise((r) => setTimeout(r, 150));
-  assert.deepEqual(reads, ['reload', 'refresh', 'reload', 'reload']);
+  assert.deepEqual(reads, ['reload', 'refresh', 'reload', 'reload', 'rebuilt']);
   await sync.close();
 });
 
@@ -89,7 +90,7 @@ test('after its NATS connection came back, the node reads the whole directory ag
   await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(reads, ['reload']);
   status('reconnect');
-  await until('read again', () => reads.length === 2);
-  assert.deepEqual(reads, ['reload', 'reload']);
+  await until('read again', () => reads.length === 3);
+  assert.deepEqual(reads, ['reload', 'reload', 'rebuilt'], 'and what follows the directory rebuilt');
   await sync.close();
 });

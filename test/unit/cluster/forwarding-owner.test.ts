@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
+import { decodeFrame, encodeFrame } from '../../../src/cluster/forward-wire.js';
 import { Forwarding } from '../../../src/cluster/forwarding.js';
 import type { Membership } from '../../../src/core/cluster.js';
 import {
@@ -129,22 +130,46 @@ describe('forwarding: the owner’s side', { skip: why }, () => {
   });
 
   test('a forwarded request is late once its sender is about to give up on it', async () => {
-    // The sender waits 1.5 s for an answer: the request may start within 0.5 s of arriving.
+    // The sender waits 1.5 s for an answer: the request may start within 1 s of arriving.
     const { owner, forwarder, forward } = await ownerAndForwarder(async ({ headers }) => {
       const req = { headers: { ...headers } } as unknown as FastifyRequest;
       const forwarded = owner.isForwarded(req);
       const atOnce = owner.late(req);
-      await new Promise((r) => setTimeout(r, 700));
-      const after700 = owner.late(req);
-      const body = Buffer.from(JSON.stringify({ forwarded, atOnce, after700 }));
+      await new Promise((r) => setTimeout(r, 1_100));
+      const after1100 = owner.late(req);
+      const body = Buffer.from(JSON.stringify({ forwarded, atOnce, after1100 }));
       return { statusCode: 200, headers: {}, rawPayload: body };
     }, 1_500);
     const got = await forward();
-    assert.deepEqual(JSON.parse(got.body!.toString()), { forwarded: true, atOnce: false, after700: true });
+    assert.deepEqual(JSON.parse(got.body!.toString()), { forwarded: true, atOnce: false, after1100: true });
     // A client cannot make a request of its own late (nor forwarded): the header counts with the mark only.
     const own = { headers: { 'x-switchboard-run-by': '0' } } as unknown as FastifyRequest;
     assert.equal(owner.isForwarded(own), false);
     assert.equal(owner.late(own), false);
+    await owner.close();
+    await forwarder.close();
+  });
+
+  test('a node of the previous release, which does not join parts, is refused, not sent half', async () => {
+    const max = (await natsConnection()).info!.max_payload;
+    const { owner, forwarder } = await ownerAndForwarder(async () => ({
+      statusCode: 200,
+      headers: {},
+      rawPayload: Buffer.alloc(2 * max, 'b'),
+    }));
+    const nc = await natsConnection();
+    const prefix = (owner as unknown as { opts: { prefix: string } }).opts.prefix;
+    // The request head as the previous release sends it: no `parts`.
+    const head = {
+      method: 'GET',
+      url: '/api/v1/calls',
+      headers: {},
+      ip: '203.0.113.9',
+      target: 1001,
+      from: 'old',
+    };
+    const answer = await nc.request(`${prefix}.node.owner.http`, encodeFrame(head), { timeout: 2_000 });
+    assert.deepEqual(decodeFrame(answer.data).head, { refused: 'failed' });
     await owner.close();
     await forwarder.close();
   });

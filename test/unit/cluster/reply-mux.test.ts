@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { NoAnswer, ReplyMux, respond } from '../../../src/cluster/reply-mux.js';
+import { headers } from '@nats-io/transport-node';
+import { NoAnswer, PART_HEADER, ReplyMux, respond } from '../../../src/cluster/reply-mux.js';
 import {
   cleanUp,
   clusterUnavailable,
@@ -66,6 +67,34 @@ describe('ReplyMux: the forwarding node’s requests on one inbox', { skip: why 
     assert.deepEqual(sent, [true, true]);
     assert.ok(whole && Buffer.from(whole).equals(big), 'every byte, in order');
     assert.equal(Buffer.from(small!).toString(), 'small');
+  });
+
+  test('a whole answer from another node amid an answer’s parts does not end it', async () => {
+    const nc = await natsConnection();
+    const s = subject();
+    const max = nc.info!.max_payload;
+    const big = Buffer.alloc(max + 10, 7);
+    // Two holders of one socket during its handover: the new one answers in parts, the old one
+    // (letting go) answers `moved` in between.
+    nc.subscribe(s, {
+      callback: (_e, msg) => {
+        const parts: Buffer[] = [];
+        const fake = {
+          respond: (d: Uint8Array, o?: { headers?: unknown }) => (parts.push(Buffer.from(d)), void o, true),
+        };
+        respond(nc, { ...msg, respond: fake.respond } as unknown as typeof msg, big);
+        const h1 = headers();
+        h1.set(PART_HEADER, '1/2');
+        msg.respond(parts[0], { headers: h1 });
+        msg.respond(Buffer.from('moved'));
+        const h2 = headers();
+        h2.set(PART_HEADER, '2/2');
+        msg.respond(parts[1], { headers: h2 });
+      },
+    });
+    await nc.flush();
+    const got = await new ReplyMux(nc, 25, 300).request(s, Buffer.from('x'), 5_000);
+    assert.ok(got && Buffer.from(got).equals(big));
   });
 
   test('an answer too large for a request that cannot join parts is not sent, and nothing throws', async () => {

@@ -230,6 +230,17 @@ describe('live state journal', () => {
     );
   });
 
+  test('an error no retry mends fails the records at once; a reset gives up what still fails', async () => {
+    const { j, s } = journal();
+    s.failWith(Object.assign(new Error('duplicate key value'), { code: '23505' }));
+    await assert.rejects(Promise.all([j.write(record('c1')), j.flush()]), /duplicate key/);
+    s.failWith(new Error('connection terminated'));
+    const given = assert.rejects(j.write(record('c2')), /no longer run here/);
+    await j.flush(); // failed: to be tried again
+    await j.clear(); // the reset: its world is gone, so is the record's
+    await given;
+  });
+
   test('a failed batch is given up once the lease it was made under is gone or changed', async () => {
     let lease: Lease | undefined = { nodeId: 'n', epoch: 3 };
     const { j, s } = journal(() => lease);
