@@ -243,6 +243,14 @@ export class EventJournal {
     this.currentSeq = seq;
     if (this.followAll === 0 && !this.followers.has(e.tenantId)) {
       s.complete = seq;
+      // What was kept while the tenant was followed is all at or before `complete` now: a
+      // read-back puts the events after a cursor in front of what is kept, which must then be
+      // only what follows `complete`, or a resume skips the events read back or gets some twice.
+      if (s.entries.length > s.head) {
+        s.entries = [];
+        s.head = 0;
+        s.bytes = 0;
+      }
       return;
     }
     const r = this.render(e);

@@ -233,6 +233,30 @@ describe('event journal over a cluster stream', () => {
     assert.equal(j.since(1001, 4), undefined, 'released: later events are not kept');
   });
 
+  test('a tenant followed, let go of, then resumed after events it did not keep: each once, in order', async () => {
+    const { j, stream } = overStream();
+    j.follow(1001);
+    const [a, b] = stream.publish(dnd(1001, 1), dnd(1001, 2)); // kept while followed
+    j.unfollow(1001);
+    const [c, d] = stream.publish(dnd(1001, 3), dnd(1001, 4)); // not kept
+    await (
+      await j.ready([{ tenantId: 1001, after: b! }])
+    )();
+    assert.deepEqual(
+      j.since(1001, b!)!.map((e) => e.seq),
+      [c, d],
+      'the events after the cursor, read back',
+    );
+    await (
+      await j.ready([{ tenantId: 1001, after: a! - 1 }])
+    )();
+    assert.deepEqual(
+      j.since(1001, a! - 1)!.map((e) => e.seq),
+      [a, b, c, d],
+      'from before: each once, in order',
+    );
+  });
+
   test('no read-back when the node kept the events; a stream that lost them fails the resume', async () => {
     const { j, stream } = overStream();
     j.follow(1001);
