@@ -27,11 +27,10 @@ export function revokeTokensOnCredentialChange(
     if (change.op === 'reset' || change.kind === 'tenant') {
       const before = identities;
       identities = identitiesOf(directory);
-      const moved = change.op === 'reset' ? spellingsMoved(before, identities) : undefined;
-      if (moved) revoke(moved);
+      const moved = spellingsMoved(before, identities);
+      const removed = spellingsOfRemoved(change);
+      if (moved || removed) revoke((subject) => !!moved?.(subject) || !!removed?.(subject));
     }
-    const spellings = spellingsGone(change);
-    if (spellings) revoke(spellings);
     const id = revokedPrincipal(change);
     if (!id) return;
     revoke((subject) => {
@@ -41,26 +40,14 @@ export function revokeTokensOnCredentialChange(
   });
 }
 
-/**
- * The usernames a tenant change leaves designating someone else or nobody: those spelled through
- * the DID or login URL it no longer has, and every spelling of a removed tenant's users.
- */
-function spellingsGone(change: DirectoryChange): ((subject: string) => boolean) | undefined {
-  if (change.op === 'reset' || change.kind !== 'tenant' || !change.before) return undefined;
-  const before = change.before as unknown as Tenant;
-  const after = change.op === 'put' ? (change.after as unknown as Tenant) : undefined;
-  const didGone =
-    before.did !== undefined && normalizeNumber(before.did) !== normalizeNumber(after?.did ?? '');
-  const url = before.webLoginUrl?.toLowerCase();
-  const urlGone = url !== undefined && url !== after?.webLoginUrl?.toLowerCase();
-  if (after && !didGone && !urlGone) return undefined;
-  const through = spelledThrough(didGone ? [normalizeNumber(before.did!)] : [], urlGone ? [url] : []);
+/** Every spelling of a removed tenant's users by its id (`160@1001`, `160@1001.ID`). */
+function spellingsOfRemoved(change: DirectoryChange): ((subject: string) => boolean) | undefined {
+  if (change.op !== 'remove' || change.kind !== 'tenant') return undefined;
+  const { tenantId } = change.before as unknown as Tenant;
   return (subject) => {
-    if (through(subject)) return true;
-    if (after) return false;
     const at = subject.lastIndexOf('@');
     const id = /^(\d+)(?:\.ID)?$/.exec(subject.slice(at + 1));
-    return at >= 0 && id !== null && Number(id[1]) === before.tenantId;
+    return at >= 0 && id !== null && Number(id[1]) === tenantId;
   };
 }
 
@@ -92,8 +79,9 @@ function identitiesOf(directory: Directory): Map<string, number> {
 }
 
 /**
- * After a whole world was replaced (a reset), the usernames spelled through a DID or login URL
- * that no longer names the tenant it named before: the reset may have given it to another tenant.
+ * The usernames spelled through a DID or login URL that no longer names the tenant it named
+ * before a tenant change or a reset of the whole world: it names nobody now, or, given to another
+ * tenant, that tenant's user of the same extension.
  */
 function spellingsMoved(before: Map<string, number>, after: Map<string, number>) {
   const dids: string[] = [];
