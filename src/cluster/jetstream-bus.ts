@@ -73,7 +73,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       log: options.log,
       isCurrent: (tenantId, epoch) => options.membership.epochOf(tenantId) === epoch,
     });
-    this.reader = new EventReader(js, jsm, names, options.retention.perTenantEvents);
+    this.reader = new EventReader(js, jsm, names);
   }
 
   /** Makes sure the stream exists, then consumes every event published from now on. */

@@ -11,6 +11,14 @@ export interface WebhookAttempt {
   error?: string;
 }
 
+/**
+ * Finished deliveries a webhook's log shows (older ones are forgotten, in memory and, a few
+ * deliveries later, in the store: `PRUNE_EVERY`).
+ */
+export const FINISHED_KEPT = 100;
+/** The store forgets a webhook's older finished deliveries when one at a multiple of this finishes. */
+export const PRUNE_EVERY = 20;
+
 export interface StoredDelivery {
   id: string;
   webhookId: string;
@@ -49,6 +57,11 @@ export interface WebhookStorePort {
   changeWebhook(id: string, change: (state: string) => string | undefined, lease: TenantLease): Promise<void>;
   /** Deletes the webhook and its deliveries; under `lease` (a cluster's), only while it holds. */
   deleteWebhook(id: string, lease?: TenantLease): Promise<void>;
+  /**
+   * Stores the delivery as it is now. A finished one at a position that is a multiple of
+   * `PRUNE_EVERY` also deletes the webhook's finished deliveries `FINISHED_KEPT` or more positions
+   * before it: a webhook's stored history stays bounded, and so does a takeover's load of it.
+   */
   saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void>;
   /** Resolves while the lease is the tenant's current one; rejects with `StaleEpochError` else. */
   assertLease(lease: TenantLease): Promise<void>;

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { TenantLease } from '../core/cluster.js';
-import type { StoredDelivery, StoredWebhook, WebhookStorePort } from '../core/webhooks.js';
+import {
+  FINISHED_KEPT,
+  PRUNE_EVERY,
+  type StoredDelivery,
+  type StoredWebhook,
+  type WebhookStorePort,
+} from '../core/webhooks.js';
 import type { Db } from './database.js';
 import { assertEpoch } from './lease-fence.js';
 import type { Database } from './schema.js';
@@ -96,15 +102,23 @@ export class SqlWebhookStore implements WebhookStorePort {
       status: d.status,
       attempts: JSON.stringify(d.attempts),
     };
-    await this.fenced(lease, (k) =>
-      k
+    const prune = d.status !== 'pending' && d.position % PRUNE_EVERY === 0;
+    await this.fenced(lease, async (k) => {
+      await k
         .insertInto('webhook_deliveries')
         .values(row)
         .onConflict((oc) =>
           oc.column('id').doUpdateSet({ status: row.status, attempts: row.attempts, position: row.position }),
         )
-        .execute(),
-    );
+        .execute();
+      if (prune)
+        await k
+          .deleteFrom('webhook_deliveries')
+          .where('webhook_id', '=', d.webhookId)
+          .where('status', '<>', 'pending')
+          .where('position', '<=', d.position - FINISHED_KEPT)
+          .execute();
+    });
   }
 
   async clear(): Promise<void> {

@@ -60,6 +60,7 @@ function collect(bus: { subscribe(h: (e: PlatformEvent, seq?: number) => void): 
 async function twoNodes(
   clusterName = uniqueClusterName(),
   retention?: { perTenantEvents: number; resumeGraceMs: number },
+  retentionOfB = retention,
 ) {
   const a = new StaticMembership('a');
   const b = new StaticMembership('b');
@@ -69,7 +70,11 @@ async function twoNodes(
     await m.assign(1003, 'a');
   }
   const busA = await testBus({ clusterName, membership: a, ...(retention ? { retention } : {}) });
-  const busB = await testBus({ clusterName, membership: b, ...(retention ? { retention } : {}) });
+  const busB = await testBus({
+    clusterName,
+    membership: b,
+    ...(retentionOfB ? { retention: retentionOfB } : {}),
+  });
   return { a: busA, b: busB, clusterName, memberships: { a, b } };
 }
 
@@ -234,6 +239,28 @@ describe('JetStream event bus', { skip: why }, () => {
     assert.equal(await b.read(1001, seqOf(1001, 2), b.position()), undefined);
     const kept = await b.read(1001, seqOf(1001, 25), b.position());
     assert.equal(kept?.length, 14);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  test('a read-back judges what is held by the stream’s own limit, not this node’s flag (a rolling change)', async () => {
+    // a started with a limit of 500 events a tenant; b, started later, set the stream's to 20.
+    const { a, b } = await twoNodes(
+      uniqueClusterName(),
+      { perTenantEvents: 500, resumeGraceMs: 1_000 },
+      { perTenantEvents: 20, resumeGraceMs: 1_000 },
+    );
+    const onA = collect(a);
+    // Another tenant's events first: the stream's oldest stays before tenant 1001's.
+    for (let i = 0; i < 5; i++) b.publish(presence(1002, i));
+    await onA.until(5);
+    for (let i = 0; i < 40; i++) {
+      a.publish(presence(1001, i));
+      if (i % 10 === 9) await onA.until(i + 6);
+    }
+    const seqOf = (i: number) =>
+      onA.got.find((x) => x.e.tenantId === 1001 && (x.e as PresenceEvent).observed === `${i}@1001`)!.seq;
+    assert.equal(await a.read(1001, seqOf(2), a.position()), undefined, 'events 3 to 19 are gone');
+    assert.equal((await a.read(1001, seqOf(25), a.position()))?.length, 14);
     await Promise.all([a.close(), b.close()]);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { StaleEpochError } from '../../../src/core/cluster.js';
+import { FINISHED_KEPT } from '../../../src/core/webhooks.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { SqlWebhookStore } from '../../../src/store/webhook-store.js';
 import { dropSchemas, testTargets } from '../../helpers/databases.js';
@@ -126,6 +127,35 @@ for (const { name, target } of testTargets()) {
       assert.deepEqual(
         loaded.deliveries.map((d) => [d.id, d.status]),
         [['d1', 'delivered']],
+      );
+    });
+
+    test('a webhook’s stored history stays bounded: old finished deliveries go, pending ones stay', async () => {
+      const db = await openDatabase(target());
+      const store = new SqlWebhookStore(db);
+      await store.saveWebhook({ id: 'w1', tenantId: 1001, owner: '{}', state: '{}' });
+      await store.saveWebhook({ id: 'w2', tenantId: 1001, owner: '{}', state: '{}' });
+      const delivery = (webhookId: string, position: number, status: 'pending' | 'failed' | 'delivered') =>
+        store.saveDelivery({
+          id: `${webhookId}-${position}`,
+          webhookId,
+          position,
+          body: '{}',
+          status,
+          attempts: [],
+        });
+      await delivery('w2', 1, 'delivered');
+      // Position 30 is still pending (queued; later ones finished as "queue full").
+      for (let p = 1; p <= 140; p++)
+        await delivery('w1', p, p === 30 ? 'pending' : p % 2 ? 'failed' : 'delivered');
+      const { deliveries } = await store.loadAll(1001);
+      await db.close();
+      const w1 = deliveries.filter((d) => d.webhookId === 'w1').map((d) => d.position);
+      assert.deepEqual(w1, [30, ...Array.from({ length: FINISHED_KEPT }, (_, i) => 141 - FINISHED_KEPT + i)]);
+      assert.deepEqual(
+        deliveries.filter((d) => d.webhookId === 'w2').map((d) => d.id),
+        ['w2-1'],
+        'another webhook’s history is its own',
       );
     });
   });

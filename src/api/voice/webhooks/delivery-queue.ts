@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../../../core/clock.js';
-import type { StoredDelivery, WebhookAttempt } from '../../../core/webhooks.js';
+import { FINISHED_KEPT, type StoredDelivery, type WebhookAttempt } from '../../../core/webhooks.js';
 import type { SendResult } from './sender.js';
 
 /** The retry policy and bounds of deliveries (flags; docs/events.md "Retries"). */
@@ -12,8 +12,6 @@ export interface RetryPolicy {
   retryWindowMs: number;
 }
 
-/** Finished deliveries kept in a webhook's log (older ones are forgotten). */
-export const LOG_SIZE = 100;
 /** Pending deliveries per webhook; beyond it a new event is recorded as failed at once. */
 export const MAX_PENDING = 10_000;
 
@@ -126,6 +124,6 @@ export class DeliveryQueue {
   private finish(d: StoredDelivery): void {
     this.host.save(d);
     this.finished.push(d);
-    if (this.finished.length > LOG_SIZE) this.finished.splice(0, this.finished.length - LOG_SIZE);
+    if (this.finished.length > FINISHED_KEPT) this.finished.splice(0, this.finished.length - FINISHED_KEPT);
   }
 }

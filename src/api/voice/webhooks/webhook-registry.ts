@@ -80,8 +80,9 @@ export interface Webhook {
  * had not (those after the last sequence stored, or after the webhook was made, read back from
  * the stream); a node that loses one stops its queues and forgets them, deleting nothing. The
  * owner's queue writes (deliveries, the `failing` mark) are fenced by its lease, and each delivery
- * attempt waits for the database to confirm the lease: an owner that lost its lease without
- * noticing yet is refused, and stops that tenant's webhooks at once (docs/cluster.md, "Webhooks").
+ * attempt waits for the database to confirm the lease (a first attempt: for its delivery stored
+ * under it): an owner that lost its lease without noticing yet is refused, and stops that
+ * tenant's webhooks at once (docs/cluster.md, "Webhooks").
  */
 export class WebhookRegistry {
   private readonly byId = new Map<string, Webhook>();
@@ -94,6 +95,10 @@ export class WebhookRegistry {
   private readonly owning = new KeyedChain<number>();
   private unwatch = () => {};
   private changes = 0;
+  /** Cluster: new deliveries whose first save their first attempt still has to wait for. */
+  private readonly unsaved = new WeakMap<StoredDelivery, Promise<void>>();
+  /** Cluster: take-ups that failed, waiting to be tried again. */
+  private readonly takeUpRetries = new Map<number, NodeJS.Timeout>();
 
   constructor(
     private readonly store: WebhookStorePort,
@@ -126,11 +131,11 @@ export class WebhookRegistry {
       return;
     }
     this.unwatch = this.membership.onChange((c) =>
-      this.inTurn(() => (c.owned ? this.takeUp(c.tenantId) : this.letGo(c.tenantId)), c.tenantId),
+      c.owned ? this.takeUpInTurn(c.tenantId) : this.inTurn(() => this.letGo(c.tenantId), c.tenantId),
     );
     const { webhooks } = await this.store.loadAll();
     for (const t of new Set(webhooks.map((w) => w.tenantId))) {
-      if (this.membership.owns(t)) void this.inTurn(() => this.takeUp(t), t);
+      if (this.membership.owns(t)) void this.takeUpInTurn(t);
     }
     await this.owning.all();
   }
@@ -139,12 +144,33 @@ export class WebhookRegistry {
    * A tenant is taken up and let go in the order asked, other tenants side by side; a turn that
    * fails is logged, and the tenant's next goes on (a failed turn must not stop every later one).
    */
-  private inTurn(turn: () => void | Promise<void>, tenantId: number): Promise<void> {
-    return this.owning
-      .run(tenantId, turn)
-      .catch((err) =>
-        this.log.error({ err, tenantId }, 'webhooks: taking a tenant up or letting it go failed'),
-      );
+  private inTurn(turn: () => void | Promise<void>, tenantId: number, failed?: () => void): Promise<void> {
+    return this.owning.run(tenantId, turn).catch((err) => {
+      this.log.error({ err, tenantId }, 'webhooks: taking a tenant up or letting it go failed');
+      failed?.();
+    });
+  }
+
+  /**
+   * Takes the tenant up in its turn; one that failed (the database did not answer) is tried
+   * again, waiting 1 s, then twice as long each time up to 30 s, while this node still owns it:
+   * its webhooks would otherwise stay silent here until the tenant moves.
+   */
+  private takeUpInTurn(tenantId: number, waitMs = 1_000): Promise<void> {
+    return this.inTurn(
+      () => this.takeUp(tenantId),
+      tenantId,
+      () => {
+        clearTimeout(this.takeUpRetries.get(tenantId));
+        const timer = setTimeout(() => {
+          this.takeUpRetries.delete(tenantId);
+          if (!this.closed && this.membership.owns(tenantId))
+            void this.takeUpInTurn(tenantId, Math.min(waitMs * 2, 30_000));
+        }, waitMs);
+        timer.unref?.();
+        this.takeUpRetries.set(tenantId, timer);
+      },
+    );
   }
 
   /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
@@ -299,7 +325,7 @@ export class WebhookRegistry {
       status: 'pending',
       attempts: [],
     };
-    this.save(hook, again);
+    this.firstSave(hook, again);
     hook.queue.push(again);
     return again;
   }
@@ -308,6 +334,7 @@ export class WebhookRegistry {
   async close(): Promise<void> {
     this.closed = true;
     this.unwatch();
+    for (const timer of this.takeUpRetries.values()) clearTimeout(timer);
     for (const w of this.byId.values()) w.queue.stop();
     await this.writing;
   }
@@ -366,8 +393,19 @@ export class WebhookRegistry {
       status: 'pending',
       attempts: [],
     };
-    this.save(hook, d);
+    this.firstSave(hook, d);
     hook.queue.push(d);
+  }
+
+  /**
+   * A new delivery's first save. In a cluster its first attempt waits for it (`attempt`): a
+   * delivery is stored, under the lease, before anything is sent, so a node that takes the tenant
+   * over finds every delivery that may have gone out, and sends it again under the same id, never
+   * the same event under a new one.
+   */
+  private firstSave(hook: Webhook, d: StoredDelivery): void {
+    const stored = this.save(hook, d);
+    if (this.membership.clustered) this.unsaved.set(d, stored);
   }
 
   private async attempt(hook: Webhook, d: StoredDelivery): Promise<SendResult> {
@@ -378,15 +416,21 @@ export class WebhookRegistry {
         this.forget(hook);
         return { error: 'not the owner' };
       }
-      try {
-        await this.store.assertLease(lease);
-      } catch (err) {
-        if (err instanceof StaleEpochError) {
-          this.refused(err);
-          return { error: 'lease lost' };
+      const stored = this.unsaved.get(d);
+      this.unsaved.delete(d);
+      // Its first try: the save, a write fenced by the lease, confirms the lease too. A save
+      // refused stops the tenant's webhooks here (below); one that failed otherwise is logged.
+      if (stored) await stored;
+      else
+        try {
+          await this.store.assertLease(lease);
+        } catch (err) {
+          if (err instanceof StaleEpochError) {
+            this.refused(err);
+            return { error: 'lease lost' };
+          }
+          // The database did not answer: the attempt goes ahead (deliveries are at least once).
         }
-        // The database did not answer: the attempt goes ahead (deliveries are at least once).
-      }
       // Stopped meanwhile (a write of the tenant's was refused, or the tenant let go).
       if (this.byId.get(hook.id) !== hook) return { error: 'stopped' };
     }
@@ -484,12 +528,12 @@ export class WebhookRegistry {
    * Every change of a delivery is saved at once, in the same turn: the reads follow it here.
    * Under this node's lease; a node without one (the tenant went elsewhere) writes nothing.
    */
-  private save(hook: Webhook, d: StoredDelivery): void {
+  private save(hook: Webhook, d: StoredDelivery): Promise<void> {
     this.changes++;
     const lease = this.leaseOf(hook.tenantId);
-    if (!lease) return;
+    if (!lease) return Promise.resolve();
     const snapshot = { ...d, attempts: [...d.attempts] };
-    this.write(() => this.store.saveDelivery(snapshot, lease));
+    return this.write(() => this.store.saveDelivery(snapshot, lease));
   }
 
   /**

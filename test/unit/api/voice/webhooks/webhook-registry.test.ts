@@ -137,49 +137,61 @@ test('a tenant let go and taken up again: its webhooks listed and counted once',
   await registry.close();
 });
 
-test('a delivery is attempted once the database confirmed the lease, under it', async () => {
+test('a new delivery is stored under the lease before it is sent: a next owner sends it under the same id', async () => {
   const fences: unknown[] = [];
-  const { registry, node } = await clusterRegistry({
-    assertLease: async (lease) => void fences.push(['attempt', lease]),
-    saveDelivery: async (d, lease) => void fences.push([d.status, lease]),
+  let store = () => {};
+  const { registry, node, clock } = await clusterRegistry({
+    assertLease: async (lease) => void fences.push(['check', lease]),
+    saveDelivery: (d, lease) => {
+      fences.push([d.status, d.attempts.length, lease]);
+      // The new delivery's write is slow; later ones are not.
+      return fences.length === 1 ? new Promise<void>((r) => (store = r)) : Promise.resolve();
+    },
   });
   deliverOne(registry);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(node.frames, 0, 'nothing is sent before the delivery is stored');
+  store();
   await until(() => node.frames === 1, 'the attempt');
+  await until(() => fences.length === 2, 'the failed try stored');
   const lease = { tenantId: 1001, nodeId: 'a', epoch: 7 };
   assert.deepEqual(fences.slice(0, 2), [
-    ['pending', lease],
-    ['attempt', lease],
+    ['pending', 0, lease],
+    ['pending', 1, lease],
   ]);
+  // The first try failed (nothing listens there); its retry waits for the database's check.
+  clock.advance(settings.maxDelayMs);
+  await until(() => node.frames === 2, 'the retry');
+  assert.deepEqual(fences[2], ['check', lease]);
   await registry.close();
 });
 
-test('the lease refused before an attempt: nothing is sent, and the tenant’s webhooks stop here', async () => {
-  const { registry, node } = await clusterRegistry({
+test('the lease refused before a retry: nothing more is sent, and the tenant’s webhooks stop here', async () => {
+  const { registry, node, clock } = await clusterRegistry({
     assertLease: async (lease) => {
       throw new StaleEpochError(lease.tenantId, lease.epoch);
     },
   });
   deliverOne(registry);
+  // The first try (after its stored write) fails: nothing listens there.
+  await until(() => node.frames === 1, 'the first try');
+  clock.advance(settings.maxDelayMs);
   await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(node.frames, 0, 'no delivery left this node');
+  assert.equal(node.frames, 1, 'the retry did not leave this node');
   assert.equal(registry.countOf(1001), 0);
   assert.ok(node.errors.includes('webhooks stopped here: the lease is lost'), JSON.stringify(node.errors));
   await registry.close();
 });
 
-test('a write refused by the lease fence stops the tenant’s webhooks, and the attempt under way', async () => {
-  let checked = false;
+test('a new delivery’s write refused by the lease fence: the tenant’s webhooks stop, nothing is sent', async () => {
   const { registry, node } = await clusterRegistry({
     saveDelivery: async (_d, lease) => {
       throw new StaleEpochError(lease!.tenantId, lease!.epoch);
     },
-    // The attempt's own check answers late (and passes): the write's refusal came first.
-    assertLease: () => new Promise<void>((r) => setTimeout(r, 50)).then(() => void (checked = true)),
   });
   deliverOne(registry);
   await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
-  await until(() => checked, 'the attempt’s check');
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(node.frames, 0, 'the webhook stopped before its attempt went out');
   await registry.close();
@@ -332,6 +344,28 @@ test('a tenant that fails to be taken up does not stop the next ones', async () 
     registry.listOf(carol).map((h) => h.id),
     ['w1'],
   );
+  await registry.close();
+});
+
+test('a take-up whose database read failed is tried again while the node owns the tenant', async () => {
+  let reads = 0;
+  const w1: StoredWebhook = {
+    id: 'w1',
+    tenantId: 1001,
+    owner: JSON.stringify(carol),
+    state: JSON.stringify({ ...state, after: 6 }),
+  };
+  const { registry } = await clusterRegistry({
+    loadAll: async (tenantId) => {
+      // The load at start (every tenant's) answers; the take-up's first read does not.
+      if (tenantId !== undefined && ++reads === 1) throw new Error('database down');
+      return { webhooks: [w1], deliveries: [] };
+    },
+  });
+  assert.deepEqual(registry.listOf(carol), [], 'the first take-up failed');
+  await until(() => registry.listOf(carol).length === 1, 'the take-up tried again');
+  assert.equal(reads, 2);
+  assert.equal(registry.countOf(1001), 1);
   await registry.close();
 });
 
