@@ -27,6 +27,8 @@ export interface Origin {
   msgId: string | undefined;
   /** The publisher's lease epoch on the event's tenant. */
   epoch: number | undefined;
+  /** Recognized as this node's own by its bytes (and confirmed then: `recognize`). */
+  own?: true;
 }
 
 export type SequencedHandler = (event: PlatformEvent, seq: number, origin?: Origin) => void;
@@ -62,10 +64,13 @@ export class EventConsumer {
     /** False once the connection is closed for good: then nothing is started again. */
     private readonly connected: () => boolean = () => true,
     /**
-     * Whether to read a message's origin (headers, read only when asked: while this node awaits
-     * its own events, and for the events whose publisher a subscriber must know).
+     * Whether to read the origin of a message not recognized as this node's own (its headers,
+     * read only when asked: while this node's publisher recovers, and for the events whose
+     * publisher a subscriber must know).
      */
     private readonly wantsOrigin: (event: PlatformEvent) => boolean = () => false,
+    /** This node's own event by its bytes (its publisher's): its origin, read without headers. */
+    private readonly recognize: (data: Uint8Array) => Origin | undefined = () => undefined,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -94,7 +99,9 @@ export class EventConsumer {
         this.last = m.seq;
         if (event) {
           this.stats.consumed++;
-          this.deliver(event, m.seq, this.wantsOrigin(event) ? originOf(m.headers) : undefined);
+          const origin =
+            this.recognize(m.data) ?? (this.wantsOrigin(event) ? originOf(m.headers) : undefined);
+          this.deliver(event, m.seq, origin);
         }
         if (this.waiters.length > 0) this.wake();
       },

@@ -91,7 +91,8 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       (e, seq, origin) => bus.deliver(e, seq, origin),
       options.log,
       () => !options.nc.isClosed(),
-      (e) => bus.publisher.awaiting || bus.others.some((o) => o.types.has(e.type)),
+      (e) => bus.publisher.recovering || bus.others.some((o) => o.types.has(e.type)),
+      (data) => (bus.publisher.awaiting ? bus.publisher.recognize(data) : undefined),
     );
     await bus.consumer.start();
     return bus;
@@ -191,7 +192,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   }
 
   private deliver(event: PlatformEvent, seq: number, origin: Origin | undefined): void {
-    if (origin?.msgId) this.publisher.confirm(origin.msgId);
+    if (origin?.msgId && !origin.own) this.publisher.confirm(origin.msgId);
     for (const h of this.handlers) this.hand(() => h(event, seq), seq);
     if (this.others.length === 0 || this.publisher.published(origin?.msgId)) return;
     const epoch = origin?.epoch;

@@ -101,6 +101,38 @@ describe('event publisher', () => {
     assert.equal(p.stats.published, 5, 'another node’s events are not this publisher’s');
   });
 
+  test('its own events recognized by their bytes are confirmed in order, with their id and epoch', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
+    p.publish('s', enc('same'), 7, 1001);
+    p.publish('s', enc('same'), 7, 1001);
+    p.publish('s', enc('e3'), 8, 1002);
+    assert.equal(p.recognize(enc('another node’s')), undefined);
+    assert.equal(p.stats.published, 0, 'not this publisher’s: nothing confirmed');
+    assert.deepEqual(p.recognize(enc('same')), { msgId: 'n:1', epoch: 7, own: true });
+    assert.deepEqual(p.recognize(enc('same')), { msgId: 'n:2', epoch: 7, own: true }, 'the next one alike');
+    assert.deepEqual(p.recognize(enc('e3')), { msgId: 'n:3', epoch: 8, own: true });
+    await p.idle();
+    assert.equal(p.stats.published, 3);
+    assert.equal(p.recognize(enc('e3')), undefined, 'once confirmed, no longer awaited');
+  });
+
+  test('an event recognized by its bytes past an earlier awaited one: that one was skipped and is retried', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
+    p.publish('s', enc('e1'));
+    p.publish('s', enc('e2'));
+    assert.equal(p.recovering, false);
+    p.recognize(enc('e2')); // e1 never reached the stream
+    assert.equal(p.recovering, true, 'origins are read by message id until it is done');
+    await until(() => s.acksWaiting === 1);
+    assert.deepEqual(s.retried, ['e1']);
+    s.ack();
+    await p.idle();
+    assert.equal(p.recovering, false);
+    assert.equal(p.stats.reordered, 1);
+  });
+
   test('a skipped event holds new ones back and is published again, in order, acknowledged', async () => {
     const s = new FakeStream();
     const p = publisherOn(s);
