@@ -101,16 +101,28 @@ export class SqlSessionStore implements SessionStorePort {
     private readonly node: string | null = null,
   ) {}
 
+  /**
+   * Every session; on a standalone server only a standalone server's: a cluster's session (a
+   * database moved from a cluster) holds a stream position, not this server's sequence of its
+   * tenant, so it cannot be resumed here.
+   */
   async all(): Promise<StoredSession[]> {
-    const rows = await this.db.kysely.selectFrom('resume_sessions').selectAll().execute();
-    return rows.map(sessionOf);
+    let q = this.db.kysely.selectFrom('resume_sessions').selectAll();
+    if (this.node === null) q = q.where('node', 'is', null);
+    return (await q.execute()).map(sessionOf);
   }
 
+  /**
+   * One session, of the same kind as this store's: a cluster node does not see a standalone
+   * server's (a database moved into a cluster), whose cursor is a tenant's own sequence and would
+   * be read as a stream position; its client's resume fails as for an unknown session.
+   */
   async get(id: string): Promise<StoredSession | undefined> {
     const row = await this.db.kysely
       .selectFrom('resume_sessions')
       .selectAll()
       .where('id', '=', id)
+      .where('node', this.node === null ? 'is' : 'is not', null)
       .executeTakeFirst();
     return row && sessionOf(row);
   }

@@ -99,6 +99,23 @@ for (const { name, target } of testTargets()) {
       await db.close();
     });
 
+    test('a database moved between a standalone server and a cluster: neither resumes the other’s sessions', async () => {
+      const db = await openDatabase(target());
+      const { registry } = await twoNodes(db);
+      const standalone = new SqlSessionStore(db);
+      const node = new SqlSessionStore(db, registry);
+      await standalone.put(session({ id: 'per-tenant-cursor', detachedAt: 1_000 }));
+      await node.put(session({ id: 'stream-cursor', detachedAt: 1_000 }));
+      assert.equal(await node.get('per-tenant-cursor'), undefined);
+      assert.ok(await node.get('stream-cursor'));
+      assert.equal(await standalone.get('stream-cursor'), undefined);
+      assert.deepEqual(
+        (await standalone.all()).map((s) => s.id),
+        ['per-tenant-cursor'],
+      );
+      await db.close();
+    });
+
     test('a node never lets go of its own sessions, even while its heartbeat is late', async () => {
       const db = await openDatabase(target());
       const { dead } = await twoNodes(db);
