@@ -70,7 +70,7 @@ export class EventConsumer {
      */
     private readonly wantsOrigin: (event: PlatformEvent) => boolean = () => false,
     /** This node's own event by its bytes (its publisher's): its origin, read without headers. */
-    private readonly recognize: (data: Uint8Array) => Origin | undefined = () => undefined,
+    private readonly recognize: (subject: string, data: Uint8Array) => Origin | undefined = () => undefined,
   ) {}
 
   /** The sequence of the last event handed on (or the one consuming started after). */
@@ -100,7 +100,7 @@ export class EventConsumer {
         if (event) {
           this.stats.consumed++;
           const origin =
-            this.recognize(m.data) ?? (this.wantsOrigin(event) ? originOf(m.headers) : undefined);
+            this.recognize(m.subject, m.data) ?? (this.wantsOrigin(event) ? originOf(m.headers) : undefined);
           this.deliver(event, m.seq, origin);
         }
         if (this.waiters.length > 0) this.wake();

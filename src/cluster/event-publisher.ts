@@ -123,18 +123,22 @@ export class EventPublisher {
   }
 
   /**
-   * A message this node consumed, by its bytes: when they are an awaited event's (the stream
-   * stores this connection's messages in order, so the first awaited event with those bytes),
-   * confirms it as `confirm` does and answers who published it. Saves the owner reading the
-   * headers of each of its own events back (their decoding was a tenth of its allocations).
+   * A message this node consumed, by its subject and bytes: when they are those of the oldest
+   * awaited event (the stream stores this connection's messages in order, so that is the next of
+   * its own to come back), confirms it and answers who published it. Saves the owner reading the
+   * headers of each of its own events back (their decoding was a tenth of its allocations). Only
+   * the oldest is compared: an event stored past a lost one is not recognized, and is confirmed
+   * by the time-out's recovery under its message id (stored once: the duplicate window).
    */
-  recognize(data: Uint8Array): { msgId: string; epoch: number | undefined; own: true } | undefined {
-    for (const m of this.inFlight) {
-      if (m.data.length !== data.length || Buffer.compare(m.data, data) !== 0) continue;
-      this.confirmOrdinal(m.ordinal);
-      return { msgId: m.msgId, epoch: m.epoch, own: true };
-    }
-    return undefined;
+  recognize(
+    subject: string,
+    data: Uint8Array,
+  ): { msgId: string; epoch: number | undefined; own: true } | undefined {
+    const m = this.inFlight[0];
+    if (!m || m.subject !== subject || m.data.length !== data.length || Buffer.compare(m.data, data) !== 0)
+      return undefined;
+    this.confirmOrdinal(m.ordinal);
+    return { msgId: m.msgId, epoch: m.epoch, own: true };
   }
 
   /**

@@ -7,11 +7,13 @@
  * subject's oldest (the per-tenant count). So if the tenant's oldest stored event is at or before
  * the cursor's next sequence, nothing after the cursor is gone; if it is later (or the tenant has
  * none), nothing is gone only when the stream removed nothing past the cursor and the tenant is
- * below the stream's own count limit (as configured now: the node that started last set it, from
- * its flags, which may not be this node's). Otherwise the answer is "no longer held" and the
- * resume fails with reason `retention`, never with a silent gap. A read that stops short (the
- * server answered nothing in time, or the first event went while the read began) throws: the
- * events are not known to be whole.
+ * below the stream's count limit: its own, not this node's flag (the node that started last set
+ * it), and the lowest this node has known it to be (a raised limit does not bring back what a
+ * lower one removed; a node started after the raise does not know the lower one: docs/cluster.md).
+ * Otherwise the answer is "no longer held" and the resume fails with reason `retention`, never
+ * with a silent gap. A read whose range lost its first event meanwhile (the limits removing
+ * oldest first: checked once more at the end) is "no longer held" too; one the server stopped
+ * answering throws: the events are not known to be whole.
  */
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { PlatformEvent } from '../api/platform-events.js';
@@ -21,11 +23,22 @@ import type { EventStreamNames } from './event-stream.js';
 const BATCH = 512;
 
 export class EventReader {
+  /**
+   * The lowest per-tenant limit this node has known the stream to have: a limit raised since
+   * (another node started with a larger `--event-retention`) does not bring back what the lower
+   * one removed, so the count is judged against the lower one.
+   */
+  private lowestLimit: number;
+
   constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly names: EventStreamNames,
-  ) {}
+    /** The stream's per-tenant limit when this node started (the lower one, if it changed it). */
+    limitAtStart = 0,
+  ) {
+    this.lowestLimit = limitAtStart > 0 ? limitAtStart : Infinity;
+  }
 
   async read(
     tenantId: number,
@@ -40,13 +53,28 @@ export class EventReader {
       const info = await this.jsm.streams.info(stream, { subjects_filter: subject });
       const count = info.state.subjects?.[subject] ?? 0;
       const limit = info.config.max_msgs_per_subject;
-      if (info.state.first_seq > after + 1 || (limit > 0 && count >= limit)) return undefined;
+      if (limit > 0) this.lowestLimit = Math.min(this.lowestLimit, limit);
+      if (info.state.first_seq > after + 1 || count >= this.lowestLimit) return undefined;
     }
     const first = await this.jsm.direct.getMessage(stream, { seq: after + 1, next_by_subj: subject });
     if (!first || first.seq > upTo) return [];
-    const consumer = await this.js.consumers.get(stream, {
+    const read = await this.readFrom(subject, first.seq, upTo);
+    // The limits remove the oldest first: while the range's first event is still stored, nothing
+    // after it went during the read (the consumer would have skipped it silently).
+    const still =
+      read && (await this.jsm.direct.getMessage(stream, { seq: first.seq, next_by_subj: subject }));
+    return still && still.seq === first.seq ? read : undefined;
+  }
+
+  /** The subject's events from `from` (stored when asked) up to `upTo`; undefined when `from` went. */
+  private async readFrom(
+    subject: string,
+    from: number,
+    upTo: number,
+  ): Promise<{ seq: number; event: PlatformEvent }[] | undefined> {
+    const consumer = await this.js.consumers.get(this.names.stream, {
       filter_subjects: subject,
-      opt_start_seq: first.seq,
+      opt_start_seq: from,
     });
     const out: { seq: number; event: PlatformEvent }[] = [];
     try {
@@ -56,7 +84,7 @@ export class EventReader {
         for await (const m of await consumer.fetch({ max_messages: BATCH, expires: 2_000 })) {
           got++;
           // The limits remove the oldest first: the first one gone means the read would have a gap.
-          if (out.length === 0 && m.seq !== first.seq) return undefined;
+          if (out.length === 0 && m.seq !== from) return undefined;
           pending = m.info.pending;
           if (m.seq > upTo) return out;
           out.push({ seq: m.seq, event: decodeEvent(m.data) });
@@ -64,7 +92,7 @@ export class EventReader {
         }
         if (got === 0)
           throw new Error(
-            `the event stream answered nothing after ${out.at(-1)?.seq ?? after} (up to ${upTo})`,
+            `the event stream answered nothing after ${out.at(-1)?.seq ?? from - 1} (up to ${upTo})`,
           );
       }
     } finally {

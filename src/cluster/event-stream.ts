@@ -70,12 +70,16 @@ export function streamConfig(
   };
 }
 
-/** Creates the stream, or updates its limits when another node (or an older run) made it otherwise. */
+/**
+ * Creates the stream, or updates its limits when another node (or an older run) made it otherwise.
+ * Answers the lower of the stream's per-tenant limit before and after (what a read-back judges
+ * by: a raised limit does not bring back what the lower one removed).
+ */
 export async function ensureEventStream(
   jsm: JetStreamManager,
   names: EventStreamNames,
   r: EventRetention,
-): Promise<void> {
+): Promise<number> {
   const config = streamConfig(names, r);
   const existing = await jsm.streams.info(names.stream).catch((err: unknown) => {
     if (isNotFound(err)) return undefined;
@@ -84,7 +88,7 @@ export async function ensureEventStream(
   if (!existing) {
     try {
       await jsm.streams.add(config);
-      return;
+      return r.perTenantEvents;
     } catch (err) {
       // Another node created it meanwhile: fall through to the update.
       if (!/already in use/i.test(String((err as Error)?.message))) throw err;
@@ -102,8 +106,10 @@ export async function ensureEventStream(
     current.subjects.length === 1 &&
     current.subjects[0] === names.all
   )
-    return;
+    return r.perTenantEvents;
   await jsm.streams.update(names.stream, changeable);
+  const before = current?.max_msgs_per_subject ?? 0;
+  return before > 0 ? Math.min(before, r.perTenantEvents) : r.perTenantEvents;
 }
 
 function isNotFound(err: unknown): boolean {

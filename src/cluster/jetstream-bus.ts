@@ -66,6 +66,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     private readonly options: JetStreamBusOptions,
     readonly names: EventStreamNames,
     private readonly jsm: JetStreamManager,
+    limitAtStart: number,
   ) {
     const js = jetstream(options.nc);
     this.publisher = new EventPublisher(options.nc, js, {
@@ -73,15 +74,15 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       log: options.log,
       isCurrent: (tenantId, epoch) => options.membership.epochOf(tenantId) === epoch,
     });
-    this.reader = new EventReader(js, jsm, names);
+    this.reader = new EventReader(js, jsm, names, limitAtStart);
   }
 
   /** Makes sure the stream exists, then consumes every event published from now on. */
   static async start(options: JetStreamBusOptions): Promise<JetStreamBus> {
     const names = eventStreamNames(options.clusterName);
     const jsm = await jetstreamManager(options.nc);
-    await ensureEventStream(jsm, names, options.retention);
-    const bus = new JetStreamBus(options, names, jsm);
+    const limitAtStart = await ensureEventStream(jsm, names, options.retention);
+    const bus = new JetStreamBus(options, names, jsm, limitAtStart);
     const head = (await jsm.streams.info(names.stream)).state.last_seq;
     bus.consumer = new EventConsumer(
       jetstream(options.nc),
@@ -92,7 +93,7 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       options.log,
       () => !options.nc.isClosed(),
       (e) => bus.publisher.recovering || bus.others.some((o) => o.types.has(e.type)),
-      (data) => (bus.publisher.awaiting ? bus.publisher.recognize(data) : undefined),
+      (subject, data) => (bus.publisher.awaiting ? bus.publisher.recognize(subject, data) : undefined),
     );
     await bus.consumer.start();
     return bus;

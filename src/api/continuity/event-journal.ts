@@ -176,7 +176,11 @@ export class EventJournal {
    * events): waits until this node has seen everything published so far, then reads back from the
    * stream what it did not keep. The tenants stay followed until the returned release is called.
    */
-  async ready(cursors: readonly { tenantId: number; after: number }[]): Promise<() => void> {
+  async ready(
+    cursors: readonly { tenantId: number; after: number }[],
+    /** Rejects (the tenants no longer followed) when reading the stream back failed. */
+    strict = false,
+  ): Promise<() => void> {
     for (const c of cursors) this.follow(c.tenantId);
     let released = false;
     const release = () => {
@@ -194,6 +198,10 @@ export class EventJournal {
       }
     } catch (err) {
       this.log.warn({ err }, 'resume: reading the event stream back failed');
+      if (strict) {
+        release();
+        throw err;
+      }
     }
     return release;
   }

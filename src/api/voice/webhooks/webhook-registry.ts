@@ -4,7 +4,7 @@ import { type Membership, StaleEpochError, type TenantLease } from '../../../cor
 import { unavailable } from '../../../core/errors.js';
 import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
-import type { StoredDelivery, WebhookStorePort } from '../../../core/webhooks.js';
+import { PRUNE_EVERY, type StoredDelivery, type WebhookStorePort } from '../../../core/webhooks.js';
 import type { EventJournal } from '../../continuity/index.js';
 import type { TrafficObserver } from '../../transport/traffic.js';
 import { identityOf } from '../../continuity/index.js';
@@ -62,6 +62,12 @@ export const ROTATION_GRACE_MS = 86_400_000;
 
 export interface Webhook {
   id: string;
+  /**
+   * Cluster: the sequence of the latest event this node queued a delivery of (or found stored):
+   * kept in the stored state (`after`) before the store forgets old deliveries, so the next
+   * owner's read-back starts after it, not after an older delivery's.
+   */
+  lastSequence: number;
   tenantId: number;
   owner: Principal;
   state: WebhookState;
@@ -96,7 +102,7 @@ export class WebhookRegistry {
   private unwatch = () => {};
   private changes = 0;
   /** Cluster: new deliveries whose first save their first attempt still has to wait for. */
-  private readonly unsaved = new WeakMap<StoredDelivery, Promise<void>>();
+  private readonly unsaved = new WeakMap<StoredDelivery, Promise<WriteOutcome>>();
   /** Cluster: take-ups that failed, waiting to be tried again. */
   private readonly takeUpRetries = new Map<number, NodeJS.Timeout>();
 
@@ -213,11 +219,13 @@ export class WebhookRegistry {
     for (const d of stored.deliveries)
       later(d.webhookId, (JSON.parse(d.body) as { sequence?: unknown }).sequence);
     const cursors = [...lastSeq.values()].map((after) => ({ tenantId, after }));
-    const release = await this.journal.ready(cursors);
+    // A read-back that failed fails the take-up, which is tried again (`takeUpInTurn`).
+    const release = await this.journal.ready(cursors, true);
     try {
       if (this.closed || !this.membership.owns(tenantId)) return;
       for (const hook of this.restore(stored)) {
         const after = lastSeq.get(hook.id);
+        if (after !== undefined) hook.lastSequence = Math.max(hook.lastSequence, after);
         if (after === undefined) {
           const at = this.journal.last(tenantId);
           this.change(hook, (s) => {
@@ -342,7 +350,7 @@ export class WebhookRegistry {
   private add(id: string, tenantId: number, owner: Principal, state: WebhookState): Webhook {
     const prefix = `{"subscriptionSetId":${JSON.stringify(id)},`;
     this.changes++;
-    const hook = { id, tenantId, owner, state } as Webhook;
+    const hook = { id, tenantId, owner, state, lastSequence: state.after ?? 0 } as Webhook;
     hook.set = {
       id,
       webSocketId: `webhook:${id}`,
@@ -384,6 +392,8 @@ export class WebhookRegistry {
   private enqueue(hook: Webhook, rest: string): void {
     // Only the owner queues.
     if (!this.membership.owns(hook.tenantId)) return;
+    const sequence = SEQUENCE_FIRST.exec(rest);
+    if (sequence) hook.lastSequence = Math.max(hook.lastSequence, Number(sequence[1]));
     const id = uuid();
     const d: StoredDelivery = {
       id,
@@ -418,10 +428,13 @@ export class WebhookRegistry {
       }
       const stored = this.unsaved.get(d);
       this.unsaved.delete(d);
-      // Its first try: the save, a write fenced by the lease, confirms the lease too. A save
-      // refused stops the tenant's webhooks here (below); one that failed otherwise is logged.
-      if (stored) await stored;
-      else
+      // Its first try: the save, a write fenced by the lease, confirms the lease too, unless the
+      // lease ran out meanwhile (a refusal under it then stops nothing: `refused`). A save that
+      // failed otherwise (the database) lets the try go ahead, unstored: logged.
+      if (stored) {
+        if ((await stored) === 'refused' || this.membership.epochOf(hook.tenantId) !== lease.epoch)
+          return { error: 'lease lost' };
+      } else
         try {
           await this.store.assertLease(lease);
         } catch (err) {
@@ -487,17 +500,8 @@ export class WebhookRegistry {
     }
     const lease = this.leaseOf(tenantId);
     if (!lease) return Promise.reject(moving(tenantId));
-    let refused = false;
-    const done = this.write(async () => {
-      try {
-        await op(lease);
-      } catch (err) {
-        refused = err instanceof StaleEpochError;
-        throw err;
-      }
-    });
-    return done.then(() => {
-      if (refused) throw moving(tenantId);
+    return this.write(() => op(lease)).then((outcome) => {
+      if (outcome === 'refused') throw moving(tenantId);
     });
   }
 
@@ -528,10 +532,19 @@ export class WebhookRegistry {
    * Every change of a delivery is saved at once, in the same turn: the reads follow it here.
    * Under this node's lease; a node without one (the tenant went elsewhere) writes nothing.
    */
-  private save(hook: Webhook, d: StoredDelivery): Promise<void> {
+  private save(hook: Webhook, d: StoredDelivery): Promise<WriteOutcome> {
     this.changes++;
     const lease = this.leaseOf(hook.tenantId);
-    if (!lease) return Promise.resolve();
+    if (!lease) return Promise.resolve('refused');
+    // The store forgets old finished deliveries with this one (`PRUNE_EVERY`): the latest
+    // sequence is kept in the webhook first (redeliveries can push its delivery out).
+    const last = hook.lastSequence;
+    if (this.membership.clustered && d.status !== 'pending' && d.position % PRUNE_EVERY === 0)
+      this.change(hook, (s) => {
+        if (typeof s.after === 'number' && s.after >= last) return false;
+        s.after = last;
+        return true;
+      });
     const snapshot = { ...d, attempts: [...d.attempts] };
     return this.write(() => this.store.saveDelivery(snapshot, lease));
   }
@@ -561,15 +574,29 @@ export class WebhookRegistry {
    * Store writes run one after another, in the order they were asked for. Resolves once this one
    * is done or has failed (a failure is handled here).
    */
-  private write(op: () => Promise<void>): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.writing = this.writing.then(op).catch((err) => {
-      if (err instanceof StaleEpochError) this.refused(err);
-      else this.log.error({ err }, 'webhook store write failed');
-    });
-    return this.writing;
+  private write(op: () => Promise<void>): Promise<WriteOutcome> {
+    if (this.closed) return Promise.resolve('failed');
+    const done = this.writing.then(op).then(
+      (): WriteOutcome => 'stored',
+      (err: unknown): WriteOutcome => {
+        if (!(err instanceof StaleEpochError)) {
+          this.log.error({ err }, 'webhook store write failed');
+          return 'failed';
+        }
+        this.refused(err);
+        return 'refused';
+      },
+    );
+    this.writing = done.then(() => {});
+    return done;
   }
 }
+
+/** A delivery body's rest begins with the event's sequence when the journal gave it one. */
+const SEQUENCE_FIRST = /^"sequence":(\d+),/;
+
+/** How a store write ended: stored, refused by the lease fence (or no lease to write under), or failed. */
+type WriteOutcome = 'stored' | 'refused' | 'failed';
 
 /** The answer to a client whose request ran on a node that no longer runs its tenant. */
 function moving(tenantId: number) {

@@ -10,7 +10,7 @@ import { VirtualClock } from '../../../../../src/core/clock.js';
 import { type OwnershipChange, StaleEpochError } from '../../../../../src/core/cluster.js';
 import { DomainError } from '../../../../../src/core/errors.js';
 import type { Principal } from '../../../../../src/core/permissions.js';
-import type { StoredWebhook, WebhookStorePort } from '../../../../../src/core/webhooks.js';
+import { PRUNE_EVERY, type StoredWebhook, type WebhookStorePort } from '../../../../../src/core/webhooks.js';
 
 /**
  * A cluster node's webhooks follow its tenants (docs/cluster.md, "Webhooks"): a node that lets a
@@ -43,6 +43,7 @@ const settings = {
 async function clusterRegistry(
   store: Partial<WebhookStorePort> = {},
   w1: WebhookState = { ...state, after: 6 },
+  ready: EventJournal['ready'] = async () => () => {},
 ) {
   const stored: StoredWebhook[] = [
     { id: 'w1', tenantId: 1001, owner: JSON.stringify(carol), state: JSON.stringify(w1) },
@@ -56,7 +57,7 @@ async function clusterRegistry(
     body: `"event":"e${seq}"}`,
   }));
   const journal = {
-    ready: async () => () => {},
+    ready,
     since: (_t: number, after: number) => logged.filter((e) => e.seq > after),
     follow: () => {},
     unfollow: () => {},
@@ -194,6 +195,26 @@ test('a new delivery’s write refused by the lease fence: the tenant’s webhoo
   await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(node.frames, 0, 'the webhook stopped before its attempt went out');
+  await registry.close();
+});
+
+test('a first save refused after the lease ran out (its loss not announced yet): nothing is sent', async () => {
+  let refuse: (() => void) | undefined;
+  const { registry, node } = await clusterRegistry({
+    saveDelivery: (d, lease) =>
+      d.attempts.length > 0
+        ? Promise.resolve()
+        : new Promise((_r, reject) => {
+            refuse = () => reject(new StaleEpochError(lease!.tenantId, lease!.epoch));
+          }),
+  });
+  deliverOne(registry);
+  await until(() => refuse !== undefined, 'the save');
+  // The lease's deadline passed here (epochOf answers none); the loss is not announced yet.
+  node.owned = false;
+  refuse!();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(node.frames, 0, 'a delivery not stored is not sent');
   await registry.close();
 });
 
@@ -366,6 +387,44 @@ test('a take-up whose database read failed is tried again while the node owns th
   await until(() => registry.listOf(carol).length === 1, 'the take-up tried again');
   assert.equal(reads, 2);
   assert.equal(registry.countOf(1001), 1);
+  await registry.close();
+});
+
+test('a take-up whose read-back of the stream failed is tried again, and reads the events back then', async () => {
+  let readBacks = 0;
+  const { registry, node } = await clusterRegistry({}, { ...state, after: 4 }, async (_cursors, strict) => {
+    assert.equal(strict, true, 'a take-up asks to hear of a failed read-back');
+    if (++readBacks === 1) throw new Error('the event stream answered nothing');
+    return () => {};
+  });
+  assert.deepEqual(registry.listOf(carol), [], 'the first take-up failed');
+  await until(() => node.frames === 1, 'the take-up tried again, its read-back delivered');
+  assert.equal(readBacks, 2);
+  assert.deepEqual(
+    registry
+      .listOf(carol)[0]!
+      .queue.pending.map((d) => (JSON.parse(d.body) as { sequence: number }).sequence),
+    [5, 6],
+  );
+  await registry.close();
+});
+
+test('before the store forgets old deliveries, the latest sequence queued is kept in the webhook', async () => {
+  const positions: number[] = [];
+  const { registry, node, clock, stored } = await clusterRegistry({
+    saveDelivery: async (d) => void positions.push(d.position),
+  });
+  const after = () => (JSON.parse(stored[0]!.state) as WebhookState).after;
+  const hook = registry.listOf(carol)[0]!;
+  // Redeliveries had pushed the queue on: the next delivery finishes at a prune point.
+  hook.queue.nextPosition = PRUNE_EVERY;
+  hook.set.deliver('{"subscriptionSetId":"w1","sequence":9,"event":"dndOn"}');
+  await until(() => node.frames === 1, 'the first try');
+  assert.equal(after(), 6, 'not at a prune point yet');
+  clock.advance(70_000); // its retry fails past the retry window: finished (failed)
+  await until(() => hook.queue.finished.length === 1, 'the delivery given up');
+  await until(() => after() === 9, 'the latest sequence kept');
+  assert.deepEqual(positions, [PRUNE_EVERY, PRUNE_EVERY, PRUNE_EVERY]);
   await registry.close();
 });
 
