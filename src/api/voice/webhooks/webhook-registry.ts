@@ -4,7 +4,12 @@ import { type Membership, StaleEpochError, type TenantLease } from '../../../cor
 import { unavailable } from '../../../core/errors.js';
 import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
-import { PRUNE_EVERY, type StoredDelivery, type WebhookStorePort } from '../../../core/webhooks.js';
+import {
+  FINISHED_KEPT,
+  PRUNE_EVERY,
+  type StoredDelivery,
+  type WebhookStorePort,
+} from '../../../core/webhooks.js';
 import type { EventJournal } from '../../continuity/index.js';
 import type { TrafficObserver } from '../../transport/traffic.js';
 import { identityOf } from '../../continuity/index.js';
@@ -164,10 +169,13 @@ export class WebhookRegistry {
    */
   private takeUpInTurn(tenantId: number, waitMs = 1_000): Promise<void> {
     return this.inTurn(
-      () => this.takeUp(tenantId),
+      async () => {
+        await this.takeUp(tenantId);
+        this.cancelTakeUpRetry(tenantId);
+      },
       tenantId,
       () => {
-        clearTimeout(this.takeUpRetries.get(tenantId));
+        this.cancelTakeUpRetry(tenantId);
         const timer = setTimeout(() => {
           this.takeUpRetries.delete(tenantId);
           if (!this.closed && this.membership.owns(tenantId))
@@ -177,6 +185,11 @@ export class WebhookRegistry {
         this.takeUpRetries.set(tenantId, timer);
       },
     );
+  }
+
+  private cancelTakeUpRetry(tenantId: number): void {
+    clearTimeout(this.takeUpRetries.get(tenantId));
+    this.takeUpRetries.delete(tenantId);
   }
 
   /** Adds stored webhooks and their deliveries (pending ones queued in order); answers those added. */
@@ -197,6 +210,8 @@ export class WebhookRegistry {
         hook.queue.nextPosition = Math.max(hook.queue.nextPosition, d.position + 1);
       }
     }
+    // The store keeps a few more finished ones than the log shows (it forgets them in steps).
+    for (const hook of added) hook.queue.finished.splice(0, hook.queue.finished.length - FINISHED_KEPT);
     return added;
   }
 
@@ -253,6 +268,7 @@ export class WebhookRegistry {
 
   /** Cluster: another node owns the tenant now; its webhooks stop here (nothing is deleted). */
   private letGo(tenantId: number): void {
+    this.cancelTakeUpRetry(tenantId);
     for (const hook of [...this.byId.values()]) if (hook.tenantId === tenantId) this.forget(hook);
   }
 

@@ -10,7 +10,12 @@ import { VirtualClock } from '../../../../../src/core/clock.js';
 import { type OwnershipChange, StaleEpochError } from '../../../../../src/core/cluster.js';
 import { DomainError } from '../../../../../src/core/errors.js';
 import type { Principal } from '../../../../../src/core/permissions.js';
-import { PRUNE_EVERY, type StoredWebhook, type WebhookStorePort } from '../../../../../src/core/webhooks.js';
+import {
+  FINISHED_KEPT,
+  PRUNE_EVERY,
+  type StoredWebhook,
+  type WebhookStorePort,
+} from '../../../../../src/core/webhooks.js';
 
 /**
  * A cluster node's webhooks follow its tenants (docs/cluster.md, "Webhooks"): a node that lets a
@@ -168,14 +173,17 @@ test('a new delivery is stored under the lease before it is sent: a next owner s
 });
 
 test('the lease refused before a retry: nothing more is sent, and the tenant’s webhooks stop here', async () => {
+  let saves = 0;
   const { registry, node, clock } = await clusterRegistry({
     assertLease: async (lease) => {
       throw new StaleEpochError(lease.tenantId, lease.epoch);
     },
+    saveDelivery: async () => void saves++,
   });
   deliverOne(registry);
-  // The first try (after its stored write) fails: nothing listens there.
-  await until(() => node.frames === 1, 'the first try');
+  // The first try (after its stored write) fails: nothing listens there; its retry is then due.
+  await until(() => saves === 2, 'the failed first try stored');
+  assert.equal(node.frames, 1);
   clock.advance(settings.maxDelayMs);
   await until(() => registry.listOf(carol).length === 0, 'the webhooks stopped');
   await new Promise((r) => setTimeout(r, 20));
@@ -419,12 +427,36 @@ test('before the store forgets old deliveries, the latest sequence queued is kep
   // Redeliveries had pushed the queue on: the next delivery finishes at a prune point.
   hook.queue.nextPosition = PRUNE_EVERY;
   hook.set.deliver('{"subscriptionSetId":"w1","sequence":9,"event":"dndOn"}');
-  await until(() => node.frames === 1, 'the first try');
+  await until(() => positions.length === 2, 'the failed first try stored (its retry is due)');
+  assert.equal(node.frames, 1);
   assert.equal(after(), 6, 'not at a prune point yet');
   clock.advance(70_000); // its retry fails past the retry window: finished (failed)
   await until(() => hook.queue.finished.length === 1, 'the delivery given up');
   await until(() => after() === 9, 'the latest sequence kept');
-  assert.deepEqual(positions, [PRUNE_EVERY, PRUNE_EVERY, PRUNE_EVERY]);
+  await until(() => positions.length === 3, 'the finished delivery stored, after the point');
+  await registry.close();
+});
+
+test('a webhook taken up with more finished deliveries stored than its log shows lists the newest', async () => {
+  const w1: StoredWebhook = {
+    id: 'w1',
+    tenantId: 1001,
+    owner: JSON.stringify(carol),
+    state: JSON.stringify({ ...state, after: 6 }),
+  };
+  const deliveries = Array.from({ length: FINISHED_KEPT + 19 }, (_, i) => ({
+    id: `d${i + 1}`,
+    webhookId: 'w1',
+    position: i + 1,
+    body: '{}',
+    status: 'delivered' as const,
+    attempts: [],
+  }));
+  const { registry } = await clusterRegistry({ loadAll: async () => ({ webhooks: [w1], deliveries }) });
+  const finished = registry.listOf(carol)[0]!.queue.finished;
+  assert.equal(finished.length, FINISHED_KEPT);
+  assert.equal(finished[0]!.position, 20, 'the oldest ones are not listed');
+  assert.equal(finished.at(-1)!.position, FINISHED_KEPT + 19);
   await registry.close();
 });
 
