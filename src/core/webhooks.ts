@@ -19,6 +19,11 @@ export const FINISHED_KEPT = 100;
 /** The store forgets a webhook's older finished deliveries when one at a multiple of this finishes. */
 export const PRUNE_EVERY = 20;
 
+/** Whether storing `d` as it is now also forgets its webhook's older finished deliveries. */
+export function prunesWith(d: Pick<StoredDelivery, 'status' | 'position'>): boolean {
+  return d.status !== 'pending' && d.position % PRUNE_EVERY === 0;
+}
+
 export interface StoredDelivery {
   id: string;
   webhookId: string;
@@ -58,9 +63,10 @@ export interface WebhookStorePort {
   /** Deletes the webhook and its deliveries; under `lease` (a cluster's), only while it holds. */
   deleteWebhook(id: string, lease?: TenantLease): Promise<void>;
   /**
-   * Stores the delivery as it is now. A finished one at a position that is a multiple of
-   * `PRUNE_EVERY` also deletes the webhook's finished deliveries `FINISHED_KEPT` or more positions
-   * before it: a webhook's stored history stays bounded, and so does a takeover's load of it.
+   * Stores the delivery as it is now. One that `prunesWith` (finished, at a position that is a
+   * multiple of `PRUNE_EVERY`) also deletes the webhook's finished deliveries `FINISHED_KEPT` or
+   * more positions before it: a webhook's stored history stays bounded, and so does a takeover's
+   * load of it.
    */
   saveDelivery(d: StoredDelivery, lease?: TenantLease): Promise<void>;
   /** Resolves while the lease is the tenant's current one; rejects with `StaleEpochError` else. */

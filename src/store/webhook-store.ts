@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TenantLease } from '../core/cluster.js';
 import {
   FINISHED_KEPT,
-  PRUNE_EVERY,
+  prunesWith,
   type StoredDelivery,
   type StoredWebhook,
   type WebhookStorePort,
@@ -102,7 +102,7 @@ export class SqlWebhookStore implements WebhookStorePort {
       status: d.status,
       attempts: JSON.stringify(d.attempts),
     };
-    const prune = d.status !== 'pending' && d.position % PRUNE_EVERY === 0;
+    const prune = prunesWith(d);
     await this.fenced(lease, async (k) => {
       await k
         .insertInto('webhook_deliveries')

@@ -6,7 +6,7 @@ import { uuid } from '../../../core/ids.js';
 import type { Principal } from '../../../core/permissions.js';
 import {
   FINISHED_KEPT,
-  PRUNE_EVERY,
+  prunesWith,
   type StoredDelivery,
   type WebhookStorePort,
 } from '../../../core/webhooks.js';
@@ -552,10 +552,10 @@ export class WebhookRegistry {
     this.changes++;
     const lease = this.leaseOf(hook.tenantId);
     if (!lease) return Promise.resolve('refused');
-    // The store forgets old finished deliveries with this one (`PRUNE_EVERY`): the latest
+    // The store forgets old finished deliveries with this one (`prunesWith`): the latest
     // sequence is kept in the webhook first (redeliveries can push its delivery out).
     const last = hook.lastSequence;
-    if (this.membership.clustered && d.status !== 'pending' && d.position % PRUNE_EVERY === 0)
+    if (this.membership.clustered && prunesWith(d))
       this.change(hook, (s) => {
         if (typeof s.after === 'number' && s.after >= last) return false;
         s.after = last;

@@ -120,6 +120,21 @@ async function clusterRegistry(
 const deliverOne = (registry: WebhookRegistry) =>
   registry.listOf(carol)[0]!.set.deliver('{"subscriptionSetId":"w1","sequence":3,"event":"dndOn"}');
 
+/**
+ * A store's delivery saves: the first (the new delivery's) held until `refuse`, then refused by
+ * the lease fence; later ones pass.
+ */
+function firstSaveRefusedLater() {
+  let refuse: (() => void) | undefined;
+  const saveDelivery: WebhookStorePort['saveDelivery'] = (_d, lease) =>
+    refuse
+      ? Promise.resolve()
+      : new Promise((_r, reject) => {
+          refuse = () => reject(new StaleEpochError(lease!.tenantId, lease!.epoch));
+        });
+  return { saveDelivery, held: () => refuse !== undefined, refuse: () => refuse!() };
+}
+
 async function until(cond: () => boolean, what: string): Promise<void> {
   const end = Date.now() + 5_000;
   while (!cond()) {
@@ -207,45 +222,30 @@ test('a new delivery’s write refused by the lease fence: the tenant’s webhoo
 });
 
 test('a first save refused after the lease ran out (its loss not announced yet): nothing is sent', async () => {
-  let refuse: (() => void) | undefined;
-  const { registry, node } = await clusterRegistry({
-    saveDelivery: (d, lease) =>
-      d.attempts.length > 0
-        ? Promise.resolve()
-        : new Promise((_r, reject) => {
-            refuse = () => reject(new StaleEpochError(lease!.tenantId, lease!.epoch));
-          }),
-  });
+  const save = firstSaveRefusedLater();
+  const { registry, node } = await clusterRegistry({ saveDelivery: save.saveDelivery });
   deliverOne(registry);
-  await until(() => refuse !== undefined, 'the save');
+  await until(save.held, 'the save');
   // The lease's deadline passed here (epochOf answers none); the loss is not announced yet.
   node.owned = false;
-  refuse!();
+  save.refuse();
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(node.frames, 0, 'a delivery not stored is not sent');
   await registry.close();
 });
 
 test('a refusal under an epoch the node no longer holds leaves a newer lease’s webhooks alone', async () => {
-  let refuse: (() => void) | undefined;
-  const { registry, node } = await clusterRegistry({
-    // The first write (the new delivery's) is held, then refused; any later one passes.
-    saveDelivery: (_d, lease) =>
-      refuse
-        ? Promise.resolve()
-        : new Promise((_r, reject) => {
-            refuse = () => reject(new StaleEpochError(lease!.tenantId, lease!.epoch));
-          }),
-  });
+  const save = firstSaveRefusedLater();
+  const { registry, node } = await clusterRegistry({ saveDelivery: save.saveDelivery });
   deliverOne(registry);
-  await until(() => refuse !== undefined, 'the write');
+  await until(save.held, 'the write');
   // Meanwhile the node lost the tenant and took it again under epoch 8; then epoch 7's write fails.
   node.owned = false;
   await node.changed!({ tenantId: 1001, owned: false, epoch: 7 });
   node.owned = true;
   node.epoch = 8;
   await node.changed!({ tenantId: 1001, owned: true, epoch: 8 });
-  refuse!();
+  save.refuse();
   await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(
     registry.listOf(carol).map((h) => h.id),
