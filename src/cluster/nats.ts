@@ -44,6 +44,10 @@ export async function connectNats(opts: {
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
+      // A connection that went silent (a cut without a reset) is found within about 30 s, not the
+      // client's default of minutes: meanwhile the node hears no lock-out, directory change or event.
+      pingInterval: 10_000,
+      maxPingOut: 2,
       timeout: opts.timeoutMs ?? 5000,
       // Otherwise every request builds an Error for its stack trace: 2.5 % of a forwarding
       // node's CPU (docs/benchmarks.md, "Cluster forwarding").

@@ -8,7 +8,8 @@ import { InflightSync } from './inflight-sync.js';
 /**
  * The security state of a cluster node (docs/cluster.md, "Security state"): failed logins and
  * socket claims live in the shared database; every lock-out is announced on
- * `<prefix>.sec.locked` so each node also refuses credentials it had verified and cached before;
+ * `<prefix>.sec.locked` so each node also refuses credentials it had verified and cached before
+ * (while its NATS connection is down, and once after it comes back, it asks the database instead);
  * REST requests in flight per client are announced by every node and summed (inflight-sync.ts).
  */
 export interface ClusterSecurity {
@@ -45,6 +46,15 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
       }
     },
   });
+  // Lock-outs announced while the connection is down never reach this node.
+  let closed = false;
+  void (async () => {
+    for await (const s of nats.status()) {
+      if (closed) return;
+      if (s.type === 'disconnect' || s.type === 'reconnecting') lockouts.setHearing(false);
+      else if (s.type === 'reconnect') lockouts.setHearing(true);
+    }
+  })().catch(() => {});
   const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, (err) =>
     log.warn({ err }, 'socket claim not freed yet (tried again at the next renewal)'),
   );
@@ -70,6 +80,7 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
     async close() {
       clearInterval(renew);
       inflight.close();
+      closed = true;
       sub.unsubscribe();
       await socketClaims.releaseAll().catch(() => {});
     },

@@ -21,6 +21,13 @@ export interface SharedLockouts {
   fail(key: string, now: number, rule: LockoutRule): Promise<number>;
   /** Hears lock-outs decided on any node (this one included). Returns the unsubscribe. */
   onLocked(listener: (key: string, until: number) => void): () => void;
+  /**
+   * The stretch of unbroken hearing this node is in: a number that changes whenever lock-outs
+   * decided elsewhere may have gone unheard (the connection that carries them dropped, or came
+   * back), undefined while none can be heard. A credential verified and cached before is trusted
+   * only once the database found its (principal, address) unlocked in the current stretch.
+   */
+  hearing(): number | undefined;
   /** Forgets every count and lock-out (simulator reset). */
   clear(): Promise<void>;
 }

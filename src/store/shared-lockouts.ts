@@ -20,6 +20,8 @@ export class SqlSharedLockouts implements SharedLockouts {
   private lastSweep = 0;
   /** Where the next sweep goes on from. */
   private sweptTo = '';
+  private up = true;
+  private stretch = 0;
 
   constructor(
     private readonly db: Db,
@@ -101,6 +103,17 @@ export class SqlSharedLockouts implements SharedLockouts {
       )
       .executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  hearing(): number | undefined {
+    return this.up ? this.stretch : undefined;
+  }
+
+  /** Whether lock-outs decided elsewhere reach this node now (its NATS connection is up). */
+  setHearing(up: boolean): void {
+    if (up === this.up) return;
+    this.up = up;
+    if (up) this.stretch++;
   }
 
   /** A lock-out decided on some node (this one included). */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
 import { createAuthenticator, LockedOutError, UnauthorizedError } from '../../src/api/auth/index.js';
@@ -22,6 +24,58 @@ import { clusterServices } from '../helpers/cluster-services.js';
  */
 const services = await clusterServices();
 
+/** A TCP proxy to NATS that can be cut (every connection dropped, new ones refused) and mended. */
+class CuttableProxy {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private isCut = false;
+  port = 0;
+
+  constructor(upstream: URL) {
+    this.server = createServer((client) => {
+      if (this.isCut) return client.destroy();
+      const up = tcpConnect(Number(upstream.port || 4222), upstream.hostname);
+      client.pipe(up);
+      up.pipe(client);
+      for (const s of [client, up]) {
+        this.sockets.add(s);
+        s.on('error', () => {}).on('close', () => {
+          this.sockets.delete(s);
+          [client, up].forEach((x) => x.destroy());
+        });
+      }
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as { port: number }).port;
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  cut(): void {
+    this.isCut = true;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  mend(): void {
+    this.isCut = false;
+  }
+
+  close(): Promise<void> {
+    this.cut();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!ok()) {
+    assert.ok(Date.now() < deadline, what);
+    await sleep(20);
+  }
+}
+
 describe('cluster security state', { skip: services.skip }, () => {
   let db: Db;
   let nats: NatsConnection;
@@ -39,10 +93,10 @@ describe('cluster security state', { skip: services.skip }, () => {
     await services.cleanup();
   });
 
-  const node = (nodeId: string, ttlMs = 5000) => {
+  const node = (nodeId: string, ttlMs = 5000, own?: NatsConnection) => {
     const security = startClusterSecurity({
       db,
-      nats,
+      nats: own ?? nats,
       prefix,
       nodeId,
       ttlMs,
@@ -102,6 +156,60 @@ describe('cluster security state', { skip: services.skip }, () => {
       }
       assert.ok(Date.now() < deadline, 'the lock-out never reached the other node');
       await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  test('a node cut off from NATS asks the database before it uses a credential it cached', async () => {
+    const proxy = new CuttableProxy(new URL(services.natsUrl));
+    const own = await connect({
+      servers: await proxy.start(),
+      reconnectTimeWait: 50,
+      maxReconnectAttempts: -1,
+    });
+    try {
+      const aNode = node('cut', 5000, own);
+      const a = await authenticatorOn(aNode);
+      const b = await authenticatorOn(node('heard'));
+      const [ip1, ip2, ip3] = ['203.0.113.20', '203.0.113.21', '203.0.113.22'];
+      const basic = `Basic ${Buffer.from('105@1001:1234').toString('base64')}`;
+      for (const ip of [ip1, ip2]) assert.equal((await a.authenticate('105@1001', '1234', ip)).ext, '105');
+      assert.equal((await a.verifyBasic(basic, sha256(basic), ip3))?.ext, '105');
+      assert.equal(a.cachedBasic(sha256(basic), ip3)?.ext, '105', 'a lookup while the node hears');
+      const derivations = a.derivations();
+      const lockOnB = async (ip: string) => {
+        for (const pin of ['y1', 'y2'])
+          await assert.rejects(b.authenticate('105@1001', pin, ip), UnauthorizedError);
+        await assert.rejects(b.authenticate('105@1001', 'y3', ip), LockedOutError);
+      };
+
+      proxy.cut();
+      await until('the cut was never noticed', () => aNode.lockouts.hearing() === undefined);
+      await lockOnB(ip1);
+      await lockOnB(ip3);
+      // The announcements never reach a: its cached successes must not let the principal in.
+      await assert.rejects(a.authenticate('105@1001', '1234', ip1), LockedOutError);
+      assert.equal(a.cachedBasic(sha256(basic), ip3), undefined, 'not used without the database');
+      await assert.rejects(a.verifyBasic(basic, sha256(basic), ip3), LockedOutError);
+      await lockOnB(ip2);
+
+      proxy.mend();
+      await until('never reconnected', () => aNode.lockouts.hearing() !== undefined);
+      // Back: what was announced meanwhile is lost for good, so the database is asked.
+      await assert.rejects(a.authenticate('105@1001', '1234', ip2), LockedOutError);
+      assert.equal(a.derivations(), derivations, 'asked of the database, with no key derivation');
+
+      // A cut the node sees only as it ends, with no request in between, ends the stretch too.
+      const ip4 = '203.0.113.23';
+      assert.equal((await a.authenticate('105@1001', '1234', ip4)).ext, '105');
+      proxy.cut();
+      await until('the cut was never noticed', () => aNode.lockouts.hearing() === undefined);
+      await lockOnB(ip4);
+      proxy.mend();
+      await until('never reconnected', () => aNode.lockouts.hearing() !== undefined);
+      await assert.rejects(a.authenticate('105@1001', '1234', ip4), LockedOutError);
+    } finally {
+      await own.close();
+      await proxy.close();
     }
   });
 

@@ -7,6 +7,7 @@ import type { Extension, TelcoUser } from '../../directory/model.js';
 import { LockedOutError, UnauthorizedError } from './errors.js';
 import type { SharedLockouts } from '../../core/shared-security.js';
 import { Lockout, lockoutKey, UNKNOWN_PRINCIPAL } from './lockout.js';
+import { UnlockedPairs } from './unlocked-pairs.js';
 import { accountOf } from './principals.js';
 import { parseBasic, principalIdOf } from './usernames.js';
 
@@ -16,7 +17,8 @@ export interface Authenticator {
   /**
    * The principal of a `Basic` Authorization header verified before, by its digest (`sha256` of
    * the header): a lookup and the lock-out check, no decoding, no key derivation. Undefined when
-   * the header is not known (then `verifyBasic`). Throws LockedOutError.
+   * the header is not known, or (a cluster node) its lock-out must be asked of the database first
+   * (then `verifyBasic`, which does so without a key derivation). Throws LockedOutError.
    */
   cachedBasic(digest: string, ip: string): Principal | undefined;
   /** Verifies a `Basic` header that `cachedBasic` did not know; null when it is not valid Basic. */
@@ -71,6 +73,8 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   const shared = runtime.sharedLockouts;
   // A lock-out decided on any node also refuses credentials this node verified before.
   shared?.onLocked((k, until) => lockout.lockUntil(k, until));
+  // A node that may have missed such a lock-out (cut off from NATS) asks the database instead.
+  const unlocked = shared ? new UnlockedPairs(() => shared.hearing(), CACHE_MAX) : undefined;
   /**
    * Verified credentials by digest, and the digests of each principal (to drop them). A `Basic`
    * header is keyed by its own digest, as the request hook computed it (no key is built per
@@ -116,6 +120,7 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
 
   const clear = () => {
     lockout.clear();
+    unlocked?.clear();
     forgetAll();
     shared?.clear().catch(() => {});
   };
@@ -132,6 +137,11 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   const refuseIfLocked = (principalId: string, ip: string) => {
     const left = lockout.lockedFor(principalId, ip);
     if (left > 0) throw locked(left);
+  };
+  /** Whether a cached principal may be used as it is: not locked here, nor known to be elsewhere. */
+  const usable = (hit: Principal, ip: string) => {
+    refuseIfLocked(hit.id, ip);
+    return unlocked === undefined || unlocked.has(lockoutKey(hit.id, ip));
   };
 
   /** Milliseconds left of a lock-out the shared database knows of (a cluster), or 0. */
@@ -165,7 +175,11 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
     const id = account?.principal.id ?? UNKNOWN_PRINCIPAL;
     return running.run(lockoutKey(id, ip), async (): Promise<Principal> => {
       refuseIfLocked(id, ip);
-      if (shared) await refuseIfLockedOnAnyNode(id, ip);
+      if (shared) {
+        const stretch = shared.hearing();
+        await refuseIfLockedOnAnyNode(id, ip);
+        unlocked?.add(lockoutKey(id, ip), stretch);
+      }
       const known = cache.get(cacheKey);
       if (known) return known;
       derivations++;
@@ -196,14 +210,12 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
     async authenticate(username, secret, ip) {
       const cacheKey = sha256(`${username}\u0000${secret}`);
       const hit = cache.get(cacheKey);
-      if (!hit) return verifyCredentials(username, secret, ip, cacheKey);
-      refuseIfLocked(hit.id, ip);
+      if (!hit || !usable(hit, ip)) return verifyCredentials(username, secret, ip, cacheKey);
       return hit;
     },
     cachedBasic(digest, ip) {
       const hit = cache.get(digest);
-      if (hit) refuseIfLocked(hit.id, ip);
-      return hit;
+      return hit && usable(hit, ip) ? hit : undefined;
     },
     async verifyBasic(header, digest, ip) {
       const creds = parseBasic(header);
