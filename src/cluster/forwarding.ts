@@ -68,8 +68,11 @@ export interface ForwardingOptions {
 const MARK = 'x-switchboard-forwarded';
 /** Beside the mark (and trusted only with it): when the request must have started running by. */
 const RUN_BY = 'x-switchboard-run-by';
+/** Beside the mark: which of this node's forwarded requests it is (`movedBeforeRun`). */
+const ASK = 'x-switchboard-ask';
 const FORWARDED = Symbol('forwarded');
 const DEADLINE = Symbol('deadline');
+const ASK_ID = Symbol('ask');
 /**
  * A forwarded request may start running until this long before its sender's time-out: the
  * answer's way back, and the two clocks' starts (the sender's at its publish, the owner's when
@@ -116,6 +119,9 @@ export class Forwarding implements Placement {
   private readonly sockets = new Map<string, Subscription>();
   /** Forwarded requests running here now: `close` lets them finish. */
   private readonly running = new Set<Promise<void>>();
+  private asks = 0;
+  /** The forwarded requests running here that did not run after all: their tenant moved. */
+  private readonly movedAway = new Set<string>();
 
   constructor(private readonly opts: ForwardingOptions) {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
@@ -126,7 +132,7 @@ export class Forwarding implements Placement {
   // ---- the forwarding node ------------------------------------------------------------------
 
   isForwarded(req: FastifyRequest): boolean {
-    const r = req as FastifyRequest & { [FORWARDED]?: boolean; [DEADLINE]?: number };
+    const r = req as FastifyRequest & { [FORWARDED]?: boolean; [DEADLINE]?: number; [ASK_ID]?: string };
     if (r[FORWARDED]) return true;
     const mark = req.headers[MARK];
     if (typeof mark !== 'string') return false;
@@ -138,8 +144,17 @@ export class Forwarding implements Placement {
       const runBy = Number(req.headers[RUN_BY]);
       if (Number.isFinite(runBy)) r[DEADLINE] = runBy;
       delete req.headers[RUN_BY];
+      const ask = req.headers[ASK];
+      if (typeof ask === 'string') r[ASK_ID] = ask;
+      delete req.headers[ASK];
     }
     return ok;
+  }
+
+  movedBeforeRun(req: FastifyRequest): void {
+    if (!this.isForwarded(req)) return;
+    const ask = (req as FastifyRequest & { [ASK_ID]?: string })[ASK_ID];
+    if (ask !== undefined) this.movedAway.add(ask);
   }
 
   late(req: FastifyRequest): boolean {
@@ -437,6 +452,7 @@ export class Forwarding implements Placement {
     let answer: Uint8Array;
     const forEveryNode = msg.subject === `${this.opts.prefix}.all.http`;
     let joinsParts = false;
+    const ask = String(++this.asks);
     try {
       const { head, body } = decodeFrame<RequestHead>(msg.data);
       joinsParts = head.parts === true;
@@ -445,25 +461,27 @@ export class Forwarding implements Placement {
       const mine =
         typeof head.target === 'number' || 'socket' in head.target ? this.runsHere(head.target) : true;
       if (!mine) {
-        answer = encodeFrame({ refused: 'moved' });
+        answer = MOVED;
       } else {
         const res = await app.inject({
           method: head.method as 'GET',
           url: head.url,
-          headers: this.markedHeaders(head, arrived),
+          headers: { ...this.markedHeaders(head, arrived), [ASK]: ask },
           ...(body.length > 0 ? { payload: body } : {}),
           remoteAddress: head.ip,
           // Built here from a decoded frame: light-my-request's own check of its options (Ajv) is not needed.
           validate: false,
         });
-        answer = encodeFrame(
-          { status: res.statusCode, headers: endToEnd(res.headers, 'answer') },
-          res.rawPayload,
-        );
+        // Its tenant moved before it ran: the forwarding node asks the new owner.
+        answer = this.movedAway.has(ask)
+          ? MOVED
+          : encodeFrame({ status: res.statusCode, headers: endToEnd(res.headers, 'answer') }, res.rawPayload);
       }
     } catch (err) {
       this.opts.log.error({ err }, 'running a forwarded request failed');
       answer = encodeFrame({ refused: 'failed' });
+    } finally {
+      this.movedAway.delete(ask);
     }
     // A request for every node is asked with NATS's own request, and a node of the previous
     // release does not join parts either: an answer too large for one message is refused
@@ -480,6 +498,7 @@ export class Forwarding implements Placement {
   private markedHeaders(head: RequestHead, arrived: number): HeaderValues {
     const headers: HeaderValues = { ...head.headers, [MARK]: this.secret };
     delete headers[RUN_BY];
+    delete headers[ASK];
     if (head.runWithinMs !== undefined) headers[RUN_BY] = String(arrived + head.runWithinMs);
     return headers;
   }

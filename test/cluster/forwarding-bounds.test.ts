@@ -63,6 +63,43 @@ describe('forwarding within bounds', { skip }, () => {
     assert.equal(a.runtime.switch.leg(callId), undefined);
   });
 
+  test('an owner that lost the tenant while the request waited for its takeover: the new owner runs it', async () => {
+    // b takes 1001 over, held; a request forwarded there waits for the takeover, and the tenant
+    // moves on to a meanwhile. b did not run it and says so, so a runs it instead of a 503.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const stop = b.membership.onChange(async (c) => {
+      if (c.owned && c.tenantId === 1001) await held;
+    });
+    const takingOver = b.membership.takingOver;
+    let waiting!: () => void;
+    const waitedOn = new Promise<void>((r) => (waiting = r));
+    b.membership.takingOver = (t) => {
+      const taking = takingOver.call(b.membership, t);
+      if (t === 1001 && taking) waiting();
+      return taking;
+    };
+    try {
+      await a.membership.assign(1001, 'b');
+      const gained = b.membership.assign(1001, 'b');
+      const answer = call(a);
+      await waitedOn;
+      await b.membership.assign(1001, 'a');
+      await a.membership.assign(1001, 'a');
+      release();
+      await gained;
+      const r = await answer;
+      assert.equal(r.status, 201, await r.clone().text());
+      const { callId } = (await r.json()) as { callId: string };
+      assert.ok(a.runtime.switch.leg(callId), 'the new owner ran it');
+      assert.equal(b.runtime.switch.leg(callId), undefined);
+    } finally {
+      release();
+      stop();
+      b.membership.takingOver = takingOver;
+    }
+  });
+
   test('an owner that answers nothing: 503 after the time-out, in each API’s shape', async () => {
     const silent = await b.nats.subscribe(`${cluster().prefix}.node.mute.http`, { callback: () => {} });
     try {

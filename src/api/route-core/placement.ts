@@ -32,6 +32,13 @@ export interface Placement {
    */
   late(req: FastifyRequest): boolean;
   /**
+   * A request whose tenant left this node before it could run (a handover while its body was read,
+   * it was authenticated or it waited), answered 503 `OWNER_UNAVAILABLE`: when another node
+   * forwarded it, that node is told it did not run and asks the tenant's new owner instead of
+   * answering its client 503.
+   */
+  movedBeforeRun(req: FastifyRequest): void;
+  /**
    * While this node is taking the tenant over (it owns it, but what the previous owner left is
    * not here yet), a promise that resolves once it is, or once waiting is no longer worth it
    * (bounded); otherwise undefined. A request of the tenant that runs here waits for it first.
@@ -154,14 +161,23 @@ export function placementHooks(
     // A tenant's request that runs here waits until this node has taken the tenant over, and
     // runs only while the node still owns it: a handover may have come while its body was read,
     // it was authenticated or it waited (its events would reach no one, its changes be lost).
+    const gone = () => typeof target === 'number' && !placement.runsHere(target);
     const run = () => {
-      if (typeof target === 'number' && !placement.runsHere(target)) throw moved(target);
+      if (gone()) {
+        placement.movedBeforeRun(req);
+        throw moved(target as number);
+      }
       if (placement.late(req)) throw tooLate();
       return local.call(this, req, reply);
     };
     const here = () => {
       const taking = typeof target === 'number' ? placement.takingOver(target) : undefined;
-      return taking ? taking.then(run) : run();
+      return taking
+        ? taking.then(run, (e: unknown) => {
+            if (gone()) placement.movedBeforeRun(req);
+            throw e;
+          })
+        : run();
     };
     if (leaving === undefined || target === undefined || placement.runsHere(target)) return here();
     return placement

@@ -24,8 +24,11 @@ function fakePlacement(
   takingOver: (tenantId: number) => Promise<void> | undefined = () => undefined,
 ) {
   const sent: Sent[] = [];
+  /** The requests reported as not run because their tenant moved. */
+  const movedAway: string[] = [];
   const placement: Placement = {
     isForwarded: (req) => req.headers['x-test-forwarded'] === 'yes',
+    movedBeforeRun: (req) => void movedAway.push(req.url),
     late: (req) => req.headers['x-test-late'] === 'yes',
     runsHere: here,
     takingOver,
@@ -41,7 +44,7 @@ function fakePlacement(
     socketState: async () => undefined,
     takeOverSocket: async () => {},
   };
-  return { placement, sent };
+  return { placement, sent, movedAway };
 }
 
 async function app(placement: Placement | undefined, opts: { byBody?: boolean; bodyLimit?: number } = {}) {
@@ -174,7 +177,7 @@ describe('placement: step 0 of the route core', () => {
 
   it('a request whose tenant moved away once placed here does not run: 503, to retry', async () => {
     let owned = true;
-    const { placement, sent } = fakePlacement((t) => t === 1 && owned);
+    const { placement, sent, movedAway } = fakePlacement((t) => t === 1 && owned);
     const server = await app(placement);
     // The handover comes while the body is read, after step 0 placed the request here.
     const body = new Readable({
@@ -201,6 +204,28 @@ describe('placement: step 0 of the route core', () => {
     });
     assert.equal(forwarded.statusCode, 503);
     assert.deepEqual(sent, []);
+    // Both are reported as not run (a forwarded one's sender then asks the new owner).
+    assert.deepEqual(movedAway, ['/t/1', '/t/2']);
+  });
+
+  it('a request whose takeover gave up once the tenant had left is reported as not run', async () => {
+    let owned = true;
+    const { placement, movedAway } = fakePlacement(
+      (t) => (t === 1 && owned) || t === 2,
+      true,
+      (t) =>
+        t === 1 || t === 2
+          ? Promise.reject(new DomainError('unavailable', 'OWNER_UNAVAILABLE', 'taken too long'))
+          : undefined,
+    );
+    const server = await app(placement);
+    const still = await server.inject({ method: 'GET', url: '/t/2', headers: { 'x-test-forwarded': 'yes' } });
+    assert.equal(still.statusCode, 503);
+    assert.deepEqual(movedAway, [], 'still here: the takeover is only slow, a retry would come back');
+    owned = false;
+    const left = await server.inject({ method: 'GET', url: '/t/1', headers: { 'x-test-forwarded': 'yes' } });
+    assert.equal(left.statusCode, 503);
+    assert.deepEqual(movedAway, ['/t/1']);
   });
 
   it('a forwarded request whose sender has given up on it does not run: 503 OWNER_TIMEOUT', async () => {
