@@ -261,6 +261,23 @@ describe('cluster security state', { skip: services.skip }, () => {
     assert.equal(await other.claim(client, 1), null, 'one socket for the client, the newer');
   });
 
+  test('claims that expired while none could be renewed (a database outage) are taken again, not closed', async () => {
+    const swept = `voice\u0000ext:1001:107\u0000203.0.113.14`;
+    const left = `voice\u0000ext:1001:108\u0000203.0.113.14`;
+    const paused = new SqlSharedSocketClaims(db, 'paused-node', 300);
+    const lost: string[] = [];
+    paused.onLost((id) => lost.push(id));
+    assert.ok(await paused.claim(swept, 1));
+    assert.ok(await paused.claim(left, 1));
+    await sleep(350); // no renewal past the time to live
+    await db.kysely.deleteFrom('socket_claims').where('client_key', '=', sha256(swept)).execute();
+    await paused.renew(); // one row swept by another node meanwhile, one still there, expired
+    assert.deepEqual(lost, [], "each is still its client's one socket: kept");
+    const other = node('k').socketClaims;
+    for (const client of [swept, left]) assert.equal(await other.claim(client, 1), null, 'and counts again');
+    await paused.releaseAll();
+  });
+
   test('a node holding more sockets than a statement takes parameters renews and frees them all', async () => {
     // PostgreSQL takes at most 65,535 parameters in one statement: an `in (…)` list of every
     // claim failed each renewal, so every socket of such a node lost its claim.
@@ -282,7 +299,8 @@ describe('cluster security state', { skip: services.skip }, () => {
         .execute();
     }
     // As if taken one by one through `claim` (the node's own record of its claims).
-    for (const id of ids) (many as unknown as { live: Set<string> }).live.add(id);
+    const live = (many as unknown as { live: Map<string, { key: string; perClient: number }> }).live;
+    for (const id of ids) live.set(id, { key: 'busy-client', perClient: ids.length });
     await many.renew();
     assert.deepEqual(lost, [], 'every claim kept');
     await many.releaseAll();
