@@ -17,8 +17,23 @@ export interface LockoutRule {
 export interface SharedLockouts {
   /** Until when the key (principal + client address) is locked, in ms of real time; 0: not locked. */
   lockedUntil(key: string, now: number): Promise<number>;
-  /** Counts a failed login of the key on any node; answers until when it is locked now, or 0. */
-  fail(key: string, now: number, rule: LockoutRule): Promise<number>;
+  /**
+   * Before a credential of the key is verified: takes one of its guesses, counted over every node,
+   * so that guesses sent to several nodes at the same moment cannot together go past the rule.
+   * Waits while the key's failures within the window and its guesses under way leave no room
+   * (they end within a key derivation). Answers the guess to `settle`, or, when the key is locked
+   * (or still had no room after the wait), until when to refuse it.
+   */
+  guess(
+    key: string,
+    now: () => number,
+    rule: LockoutRule,
+  ): Promise<{ guess: string } | { lockedUntil: number }>;
+  /**
+   * The verification of a guess ended; a failed one is counted as a failed login. Answers until
+   * when the key is locked now (this failure locked it), or 0.
+   */
+  settle(key: string, guess: string, failed: boolean, now: number, rule: LockoutRule): Promise<number>;
   /** Hears lock-outs decided on any node (this one included). Returns the unsubscribe. */
   onLocked(listener: (key: string, until: number) => void): () => void;
   /**

@@ -137,6 +137,8 @@ export interface AuthFailuresTable {
   lock_key: string;
   failures: string;
   locked_until: number;
+  /** The guesses under way (JSON `{ at, id }[]`), each counted until it ends or for GUESS_TTL_MS. */
+  guesses: Generated<string>;
 }
 
 /** A socket slot a cluster node holds for a client, kept alive by the node until it expires. */

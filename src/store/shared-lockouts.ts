@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sha256 } from '../core/secrets.js';
 import type { LockoutRule, SharedLockouts } from '../core/shared-security.js';
 import type { Db } from './database.js';
@@ -8,12 +10,29 @@ import type { Db } from './database.js';
  */
 const SWEEP_EVERY_MS = 10_000;
 const SWEEP_ROWS = 2_000;
+/**
+ * A guess under way counts this long at most: a key derivation takes well under a second, so
+ * one older than this is of a node that died with it in hand.
+ */
+export const GUESS_TTL_MS = 5_000;
+/** How often a guess that found no room looks again, and for how long at most. */
+const GUESS_POLL_MS = 25;
+const GUESS_WAIT_MS = GUESS_TTL_MS + 1_000;
+
+interface Guess {
+  at: number;
+  id: string;
+}
 
 /**
  * Failed logins counted in the shared database (`auth_failures`), so that failures spread over the
  * nodes of a cluster add up. Each count is a row locked for the update (`FOR UPDATE` on
- * PostgreSQL, the one database a cluster runs on), keyed by a digest of the key (it holds NULs). Lock-outs decided here are also announced
- * through `announce`, which a node's cluster wiring sends to every node (and back to `heard`).
+ * PostgreSQL, the one database a cluster runs on), keyed by a digest of the key (it holds NULs).
+ * The guesses under way are counted in the same row: a verification takes one before it runs
+ * (`guess`) and gives it back, failed or not, when it ends (`settle`), so guesses that reach
+ * several nodes at the same moment are checked against each other, not each against the failures
+ * before them all. Lock-outs decided here are also announced through `announce`, which a node's
+ * cluster wiring sends to every node (and back to `heard`).
  */
 export class SqlSharedLockouts implements SharedLockouts {
   private readonly listeners: ((key: string, until: number) => void)[] = [];
@@ -38,36 +57,92 @@ export class SqlSharedLockouts implements SharedLockouts {
     return until > now ? until : 0;
   }
 
-  async fail(key: string, now: number, rule: LockoutRule): Promise<number> {
-    const until = await this.db.kysely.transaction().execute(async (trx) => {
-      let q = trx.selectFrom('auth_failures').selectAll().where('lock_key', '=', sha256(key));
-      if (this.db.dialect === 'postgres') q = q.forUpdate();
-      const row = await q.executeTakeFirst();
-      const lockedUntil = Number(row?.locked_until ?? 0);
-      if (lockedUntil > now) return lockedUntil;
-      const failures = (row ? (JSON.parse(row.failures) as number[]) : []).filter(
-        (t) => now - t < rule.windowMs,
-      );
+  async guess(
+    key: string,
+    now: () => number,
+    rule: LockoutRule,
+  ): Promise<{ guess: string } | { lockedUntil: number }> {
+    const giveUpAt = now() + GUESS_WAIT_MS;
+    for (;;) {
+      const t = now();
+      const taken = await this.update<{ guess: string } | { lockedUntil: number } | undefined>(key, (row) => {
+        if (row.lockedUntil > t) return { answer: { lockedUntil: row.lockedUntil } };
+        const failures = row.failures.filter((f) => t - f < rule.windowMs);
+        const guesses = row.guesses.filter((g) => t - g.at < GUESS_TTL_MS);
+        if (failures.length + guesses.length >= rule.failures) return { answer: undefined };
+        const id = randomUUID();
+        guesses.push({ at: t, id });
+        return { answer: { guess: id }, write: { failures, guesses, lockedUntil: row.lockedUntil } };
+      });
+      if (taken) return taken;
+      // No room now: the guesses under way end within a key derivation (one of them may lock it).
+      if (now() >= giveUpAt) return { lockedUntil: now() + 1_000 };
+      await sleep(GUESS_POLL_MS);
+    }
+  }
+
+  async settle(key: string, guess: string, failed: boolean, now: number, rule: LockoutRule): Promise<number> {
+    const until = await this.update(key, (row) => {
+      const guesses = row.guesses.filter((g) => g.id !== guess && now - g.at < GUESS_TTL_MS);
+      if (!failed) return { answer: 0, write: { ...row, guesses } };
+      if (row.lockedUntil > now) return { answer: row.lockedUntil, write: { ...row, guesses } };
+      const failures = row.failures.filter((t) => now - t < rule.windowMs);
       failures.push(now);
       const locks = failures.length >= rule.failures;
-      const values = {
-        failures: JSON.stringify(locks ? [] : failures),
-        locked_until: locks ? now + rule.periodMs : 0,
+      return {
+        answer: locks ? now + rule.periodMs : 0,
+        write: { failures: locks ? [] : failures, guesses, lockedUntil: locks ? now + rule.periodMs : 0 },
       };
-      await trx
-        .insertInto('auth_failures')
-        .values({ lock_key: sha256(key), ...values })
-        .onConflict((oc) => oc.column('lock_key').doUpdateSet(values))
-        .execute();
-      return values.locked_until;
     });
     if (until > now) this.announce(key, until);
-    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+    if (failed && now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
       // Not on the failed login's way: it is answered without waiting.
       void this.sweep(now, rule.windowMs).catch(() => {});
     }
     return until > now ? until : 0;
+  }
+
+  /** Reads the key's row locked for the update, and writes what `change` decides. */
+  private update<A>(
+    key: string,
+    change: (row: { failures: number[]; guesses: Guess[]; lockedUntil: number }) => {
+      answer: A;
+      write?: { failures: number[]; guesses: Guess[]; lockedUntil: number };
+    },
+  ): Promise<A> {
+    const lockKey = sha256(key);
+    return this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('auth_failures').selectAll().where('lock_key', '=', lockKey);
+      if (this.db.dialect === 'postgres') {
+        // A row to lock, even for a key's first guess: FOR UPDATE locks no row that is not there.
+        await trx
+          .insertInto('auth_failures')
+          .values({ lock_key: lockKey, failures: '[]', locked_until: 0 })
+          .onConflict((oc) => oc.column('lock_key').doNothing())
+          .execute();
+        q = q.forUpdate();
+      }
+      const row = await q.executeTakeFirst();
+      const { answer, write } = change({
+        failures: row ? (JSON.parse(row.failures) as number[]) : [],
+        guesses: row ? (JSON.parse(row.guesses) as Guess[]) : [],
+        lockedUntil: Number(row?.locked_until ?? 0),
+      });
+      if (write) {
+        const values = {
+          failures: JSON.stringify(write.failures),
+          guesses: JSON.stringify(write.guesses),
+          locked_until: write.lockedUntil,
+        };
+        await trx
+          .insertInto('auth_failures')
+          .values({ lock_key: lockKey, ...values })
+          .onConflict((oc) => oc.column('lock_key').doUpdateSet(values))
+          .execute();
+      }
+      return answer;
+    });
   }
 
   /**
@@ -78,7 +153,7 @@ export class SqlSharedLockouts implements SharedLockouts {
   async sweep(now: number, windowMs: number): Promise<number> {
     const rows = await this.db.kysely
       .selectFrom('auth_failures')
-      .select(['lock_key', 'failures', 'locked_until'])
+      .select(['lock_key', 'failures', 'locked_until', 'guesses'])
       .where('locked_until', '<=', now)
       .where('lock_key', '>', this.sweptTo)
       .orderBy('lock_key')
@@ -86,7 +161,11 @@ export class SqlSharedLockouts implements SharedLockouts {
       .execute();
     // The whole table walked: the next sweep starts again from the first key.
     this.sweptTo = rows.length < SWEEP_ROWS ? '' : rows.at(-1)!.lock_key;
-    const stale = rows.filter((r) => !(JSON.parse(r.failures) as number[]).some((t) => now - t < windowMs));
+    const stale = rows.filter(
+      (r) =>
+        !(JSON.parse(r.failures) as number[]).some((t) => now - t < windowMs) &&
+        !(JSON.parse(r.guesses) as Guess[]).some((g) => now - g.at < GUESS_TTL_MS),
+    );
     if (stale.length === 0) return 0;
     const r = await this.db.kysely
       .deleteFrom('auth_failures')
@@ -97,6 +176,7 @@ export class SqlSharedLockouts implements SharedLockouts {
               eb('lock_key', '=', row.lock_key),
               eb('failures', '=', row.failures),
               eb('locked_until', '=', row.locked_until),
+              eb('guesses', '=', row.guesses),
             ]),
           ),
         ),

@@ -159,6 +159,20 @@ describe('cluster security state', { skip: services.skip }, () => {
     }
   });
 
+  test('guesses sent to several nodes at the same moment cannot together pass the lock-out', async () => {
+    // Four nodes, three guesses each, all at once: on one node they would be checked one after
+    // another, so the rule's three failures are the most ever checked.
+    const nodes = await Promise.all([1, 2, 3, 4].map((n) => authenticatorOn(node(`guesser-${n}`))));
+    const ip = '203.0.113.30';
+    const results = await Promise.allSettled(
+      nodes.flatMap((a, i) => [1, 2, 3].map((j) => a.authenticate('106@1001', `g${i}${j}`, ip))),
+    );
+    assert.ok(results.every((r) => r.status === 'rejected'));
+    const checked = nodes.reduce((n, a) => n + a.derivations(), 0);
+    assert.equal(checked, 3, `${checked} guesses checked`);
+    for (const a of nodes) await assert.rejects(a.authenticate('106@1001', '1234', ip), LockedOutError);
+  });
+
   test('a node cut off from NATS asks the database before it uses a credential it cached', async () => {
     const proxy = new CuttableProxy(new URL(services.natsUrl));
     const own = await connect({
@@ -273,7 +287,7 @@ describe('cluster security state', { skip: services.skip }, () => {
     await db.kysely.deleteFrom('socket_claims').where('client_key', '=', sha256(swept)).execute();
     await paused.renew(); // one row swept by another node meanwhile, one still there, expired
     assert.deepEqual(lost, [], "each is still its client's one socket: kept");
-    const other = node('k').socketClaims;
+    const other = node('after-outage').socketClaims;
     for (const client of [swept, left]) assert.equal(await other.claim(client, 1), null, 'and counts again');
     await paused.releaseAll();
   });
@@ -346,17 +360,27 @@ describe('cluster security state', { skip: services.skip }, () => {
     const { lockouts } = node('l');
     const rule = { failures: 3, windowMs: 60_000, periodMs: 300_000 };
     const now = Date.now();
-    const keys = [`sweep-old-${now}`, `sweep-recent-${now}`, `sweep-locked-${now}`];
-    // An address that failed once long ago, one that failed a moment ago, one locked out.
-    await lockouts.fail(keys[0]!, now - 120_000, rule);
-    await lockouts.fail(keys[1]!, now - 1_000, rule);
-    for (let i = 0; i < 3; i++) await lockouts.fail(keys[2]!, now - 2_000, rule);
+    const keys = [`sweep-old-${now}`, `sweep-recent-${now}`, `sweep-locked-${now}`, `sweep-guess-${now}`];
+    const guess = async (key: string, at: number) => {
+      const g = await lockouts.guess(key, () => at, rule);
+      assert.ok('guess' in g);
+      return g.guess;
+    };
+    const fail = async (key: string, at: number) =>
+      lockouts.settle(key, await guess(key, at), true, at, rule);
+    // An address that failed once long ago, one that failed a moment ago, one locked out, and one
+    // whose guess is under way.
+    await fail(keys[0]!, now - 120_000);
+    await fail(keys[1]!, now - 1_000);
+    for (let i = 0; i < 3; i++) await fail(keys[2]!, now - 2_000);
+    await guess(keys[3]!, now - 1_000);
     await lockouts.sweep(now, rule.windowMs); // (a failed login also sweeps, at most once a minute)
     const left = await db.kysely.selectFrom('auth_failures').select('lock_key').execute();
     const has = (k: string) => left.some((r) => r.lock_key === sha256(k));
     assert.equal(has(keys[0]!), false, 'the old one swept');
     assert.equal(has(keys[1]!), true, 'a failure within the window still counts');
     assert.equal(has(keys[2]!), true, 'a lock-out stays until it ends');
+    assert.equal(has(keys[3]!), true, 'a guess under way still counts');
     assert.ok((await lockouts.lockedUntil(keys[2]!, now)) > now);
   });
 

@@ -155,10 +155,19 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
     const left = await lockedOnAnyNode(principalId, ip);
     if (left > 0) throw locked(left);
   }
-  /** Counts a failure over every node; the lock-out length when it locks the pair now. */
-  async function failOnEveryNode(principalId: string, ip: string): Promise<number> {
+  /**
+   * Takes one of the pair's guesses over every node before its verification runs; throws
+   * LockedOutError when the pair is locked (or its guesses under way leave no room for long).
+   */
+  async function guessOnEveryNode(principalId: string, ip: string): Promise<string> {
+    const taken = await shared!.guess(lockoutKey(principalId, ip), now, rule());
+    if ('guess' in taken) return taken.guess;
+    throw locked(Math.max(1, taken.lockedUntil - now()));
+  }
+  /** Ends a guess; a failed one counts over every node: the lock-out length when it locks the pair now. */
+  async function settleOnEveryNode(principalId: string, ip: string, guess: string, failed: boolean) {
     const k = lockoutKey(principalId, ip);
-    const until = await shared!.fail(k, now(), rule());
+    const until = await shared!.settle(k, guess, failed, now(), rule());
     if (!until) return 0;
     lockout.lockUntil(k, until);
     return until - now();
@@ -168,7 +177,9 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
    * The slow path: resolve the username, then one key derivation against the user's hash, or the
    * dummy hash when there is no such user, so both cost the same. Verifications of one
    * (principal, IP) run one after another: parallel guesses cannot all pass the lock-out check
-   * before the first failure counts, and parallel first logins cost one derivation.
+   * before the first failure counts, and parallel first logins cost one derivation. In a cluster
+   * each also takes one of the pair's guesses over every node first (guesses sent to several
+   * nodes at once).
    */
   function verifyCredentials(username: string, secret: string, ip: string, cacheKey: string) {
     const account = accountOf(directory, username);
@@ -182,8 +193,16 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       }
       const known = cache.get(cacheKey);
       if (known) return known;
+      const guess = shared ? await guessOnEveryNode(id, ip) : undefined;
       derivations++;
-      const ok = await verify(secret, account?.secretHash ?? (await dummySecretHash()));
+      let ok: boolean;
+      try {
+        ok = await verify(secret, account?.secretHash ?? (await dummySecretHash()));
+      } catch (e) {
+        if (guess !== undefined) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
+        throw e;
+      }
+      if (guess !== undefined && ok && account) await settleOnEveryNode(id, ip, guess, false);
       if (ok && account) {
         // The directory may have changed during the derivation (a PIN change, a disabled user).
         const current = accountOf(directory, username);
@@ -193,7 +212,8 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       }
       // Once an address is locked for unknown users, every failure from it answers as locked,
       // so whether a username exists cannot be learnt from the answers either.
-      const failedNow = shared ? await failOnEveryNode(id, ip) : lockout.fail(id, ip);
+      const failedNow =
+        guess !== undefined ? await settleOnEveryNode(id, ip, guess, true) : lockout.fail(id, ip);
       if (failedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
       const lockedNow =
         failedNow ||

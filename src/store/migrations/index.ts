@@ -300,6 +300,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('live_device_states').ifExists().execute();
     },
   },
+  // The guesses under way of each (principal, address), counted over every node, so that guesses
+  // sent to several nodes at once cannot together pass the lock-out (docs/cluster.md, "Security state").
+  '0014_auth_guesses': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('auth_failures')
+        .addColumn('guesses', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('auth_failures').dropColumn('guesses').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

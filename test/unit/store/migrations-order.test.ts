@@ -1,6 +1,6 @@
 /**
  * Migration names and the migrator (docs/decisions.md, "Migration 0008_live_calls"): a database
- * that ran 0005 and 0007 before 0004 existed opens, and gets 0004 and then 0008 to 0013; new migrations
+ * that ran 0005 and 0007 before 0004 existed opens, and gets 0004 and then 0008 to 0014; new migrations
  * sort after every existing one, so a database that has 0007 gets the live-state tables.
  */
 import assert from 'node:assert/strict';
@@ -18,10 +18,10 @@ test('migration names are unique and the newest sorts last', async () => {
   const names = Object.keys(await migrationProvider.getMigrations());
   const sorted = [...names].sort();
   assert.equal(new Set(names.map((n) => n.slice(0, 4))).size, names.length, 'one migration per number');
-  assert.equal(sorted.at(-1), '0013_live_device_states');
+  assert.equal(sorted.at(-1), '0014_auth_guesses');
 });
 
-test('a database that ran 0005 and 0007 without 0004 opens and gets 0004, then 0008 to 0013', async () => {
+test('a database that ran 0005 and 0007 without 0004 opens and gets 0004, then 0008 to 0014', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'sb-mig-')), 'old.db');
   const all = await migrationProvider.getMigrations();
   const older = Object.fromEntries(
@@ -47,7 +47,21 @@ test('a database that ran 0005 and 0007 without 0004 opens and gets 0004, then 0
       .execute();
     assert.deepEqual(
       (ran as { name: string }[]).map((r) => r.name.slice(0, 4)),
-      ['0001', '0002', '0003', '0005', '0007', '0004', '0008', '0009', '0010', '0011', '0012', '0013'],
+      [
+        '0001',
+        '0002',
+        '0003',
+        '0005',
+        '0007',
+        '0004',
+        '0008',
+        '0009',
+        '0010',
+        '0011',
+        '0012',
+        '0013',
+        '0014',
+      ],
     );
     assert.deepEqual(await db.kysely.selectFrom('live_calls').selectAll().execute(), []);
     assert.deepEqual(await db.kysely.selectFrom('cc_agent_states').selectAll().execute(), []);
