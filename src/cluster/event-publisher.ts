@@ -72,6 +72,8 @@ export class EventPublisher {
   private retrying: Outgoing | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** Waiting until every event up to `ordinal` is stored (or given up). */
+  private storedWaiters: { ordinal: number; done: () => void }[] = [];
   private closed = false;
 
   constructor(
@@ -183,6 +185,23 @@ export class EventPublisher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Resolves once every event published so far is stored in the stream (or given up), whatever
+   * is published after: a read on any node that catches up with the stream from then on sees them.
+   */
+  storedSoFar(): Promise<void> {
+    const ordinal = this.ordinal;
+    if (this.oldestUnstored() > ordinal) return Promise.resolve();
+    return new Promise((done) => this.storedWaiters.push({ ordinal, done }));
+  }
+
+  /** The ordinal of the oldest event not stored yet (awaited, failed, retried or held); Infinity when none. */
+  private oldestUnstored(): number {
+    let oldest = Math.min(this.inFlight[0]?.ordinal ?? Infinity, this.retrying?.ordinal ?? Infinity);
+    for (const m of this.failed) oldest = Math.min(oldest, m.ordinal);
+    return Math.min(oldest, this.held[0]?.ordinal ?? Infinity);
+  }
+
   /** Stops retrying: whatever is still failed or held is given up. */
   close(): void {
     this.closed = true;
@@ -250,6 +269,8 @@ export class EventPublisher {
       for (;;) {
         if (this.closed || Date.now() - since > (this.options.retryWindowMs ?? 60_000)) {
           this.give(m, this.closed ? 'publisher closed' : 'retry window passed');
+          this.retrying = undefined;
+          this.settle();
           break;
         }
         const { isCurrent } = this.options;
@@ -260,6 +281,8 @@ export class EventPublisher {
           !isCurrent(m.tenantId, m.epoch)
         ) {
           this.give(m, 'its lease ended');
+          this.retrying = undefined;
+          this.settle();
           break;
         }
         try {
@@ -270,6 +293,8 @@ export class EventPublisher {
           // A duplicate landed the first time, in its place.
           if (ack.duplicate) this.stored(m.ordinal, false);
           else this.stored(m.ordinal, m.failedAt !== undefined);
+          this.retrying = undefined;
+          this.settle();
           delay = 50;
           break;
         } catch (err) {
@@ -287,6 +312,12 @@ export class EventPublisher {
 
   private settle(): void {
     if (!this.awaiting) for (const w of this.idleWaiters.splice(0)) w();
+    if (this.storedWaiters.length === 0) return;
+    const oldest = this.oldestUnstored();
+    const ready = this.storedWaiters.filter((w) => w.ordinal < oldest);
+    if (ready.length === 0) return;
+    this.storedWaiters = this.storedWaiters.filter((w) => w.ordinal >= oldest);
+    for (const w of ready) w.done();
   }
 
   private give(m: Outgoing, why: string): void {

@@ -165,6 +165,18 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     return this.consumer.reached(head, this.options.catchUpTimeoutMs ?? 2_000);
   }
 
+  /**
+   * Resolves true once every event this node published so far is in the stream (false after
+   * `timeoutMs`): a node that then catches up with the stream (`caughtUp`) has them.
+   */
+  async stored(timeoutMs = 2_000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    const done = await Promise.race([this.publisher.storedSoFar().then(() => true as const), late]);
+    clearTimeout(timer);
+    return done;
+  }
+
   read(tenantId: number, after: number, upTo: number) {
     return this.reader.read(tenantId, after, upTo);
   }

@@ -105,6 +105,11 @@ export interface EventStreamSource<E> {
    */
   caughtUp(): Promise<boolean>;
   /**
+   * Resolves true once every event this node published so far is in the stream (false: not
+   * within the bound): any node that catches up with the stream after has them.
+   */
+  stored(): Promise<boolean>;
+  /**
    * The tenant's events with a sequence in (after, upTo], in order, read back from the stream;
    * undefined when the stream may no longer hold all of them (its limits discarded some).
    */

@@ -36,6 +36,7 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     webhookStore: new SqlWebhookStore(runtime.db),
     membership: runtime.membership,
     onReset: (hook) => runtime.onReset(hook),
+    ...(runtime.eventStream ? { eventsCaughtUp: () => runtime.eventStream!.caughtUp() } : {}),
   };
 }
 
@@ -61,5 +62,6 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     resetToDemo: () => (runtime.world ? runtime.world.reset() : runtime.resetToDemo()),
     ...(runtime.world ? { advanceClock: (ms: number) => runtime.world!.advanceClock(ms) } : {}),
     ...(runtime.placement ? { placement: runtime.placement } : {}),
+    ...(runtime.eventStream ? { eventsStored: () => runtime.eventStream!.stored() } : {}),
   };
 }

@@ -53,6 +53,18 @@ async function ccSocket(node: TestNode, resume?: unknown) {
   return openCc(node, (await CcClient.login(node, '100@1001')).token, resume);
 }
 
+/** The phone's state in the operator's list across tenants, as `node` answers it. */
+async function listedState(node: TestNode, deviceId: string) {
+  const list = await getJson(node, '/api/v1/devicestates', ADMIN);
+  assert.equal(list.status, 200);
+  const items = list.body._embedded.deviceStates as { deviceId: string; state: string }[];
+  return items.find((d) => d.deviceId === deviceId)?.state;
+}
+
+/** The node's consumer of the event stream, to hold it (close) and start it again. */
+const consumerOf = (node: TestNode) =>
+  (node.bus as unknown as { consumer: { close(): Promise<void>; start(): Promise<void> } }).consumer;
+
 /** Event frames only (not the first frame, nor request answers). */
 const eventFrames = (sock: RecordingSocket) =>
   sock.raw.filter((r) => /^\{"(subscriptionSetId|event)"/.test(r));
@@ -275,18 +287,64 @@ describe('cluster events across two nodes', { skip: why }, () => {
 
   test('a phone of a tenant node A runs, unregistered there: node B lists it so, and again when it registers', async () => {
     const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
-    const stateOn = async (node: TestNode) => {
-      const list = await getJson(node, '/api/v1/devicestates', ADMIN);
-      assert.equal(list.status, 200);
-      const items = list.body._embedded.deviceStates as { deviceId: string; state: string }[];
-      return items.find((d) => d.deviceId === deviceId)?.state;
-    };
+    const stateOn = (node: TestNode) => listedState(node, deviceId);
     assert.equal(await stateOn(b), 'registered');
     await consumedOnB(() => a.runtime.switch.unregisterDevice(deviceId));
     assert.equal(await stateOn(b), 'unregistered');
     assert.equal(await stateOn(a), 'unregistered');
     await consumedOnB(() => a.runtime.switch.registerDevice(deviceId));
     assert.equal(await stateOn(b), 'registered');
+  });
+
+  test('a phone its writer logs in or out through the owner is listed so at once on the other node', async () => {
+    // No waiting for B to consume: the change is in the stream before the simulator answers, and
+    // B's list catches up with the stream before it answers (docs/cluster.md, "Lists across tenants").
+    const deviceId = (a.runtime.directory.list('device', 1001)[1] as { id: string }).id;
+    const stateOnB = () => listedState(b, deviceId);
+    // The owner knows its event is stored when its own consumer reads it back: held, the
+    // simulator's answer waits for it.
+    const ownConsumer = consumerOf(a);
+    await ownConsumer.close();
+    const restarted = new Promise<void>((r) => setTimeout(() => void ownConsumer.start().then(r), 300));
+    const started = Date.now();
+    const held = await getJson(a, `/sim/v1/devices/${deviceId}/unregister`, ADMIN, { method: 'POST' });
+    assert.equal(held.status, 200);
+    assert.ok(Date.now() - started >= 250, 'answered once the owner knew the event stored');
+    await restarted;
+    assert.equal(await stateOnB(), 'unregistered');
+    for (const registered of [true, false, true, false, true]) {
+      const r = await getJson(
+        a,
+        `/sim/v1/devices/${deviceId}/${registered ? 'register' : 'unregister'}`,
+        ADMIN,
+        {
+          method: 'POST',
+        },
+      );
+      assert.equal(r.status, 200);
+      assert.equal(await stateOnB(), registered ? 'registered' : 'unregistered');
+    }
+  });
+
+  test('a node that lags the stream lists a phone as its writer just set it, once it caught up', async () => {
+    const deviceId = (a.runtime.directory.list('device', 1001)[2] as { id: string }).id;
+    const stateOnB = () => listedState(b, deviceId);
+    // B stops consuming for a while (its consumer is started again 300 ms after the change).
+    const consumer = consumerOf(b);
+    await consumer.close();
+    let restarted: Promise<void> | undefined;
+    try {
+      const r = await getJson(a, `/sim/v1/devices/${deviceId}/unregister`, ADMIN, { method: 'POST' });
+      assert.equal(r.status, 200);
+      const timer = setTimeout(() => (restarted = consumer.start()), 300);
+      const started = Date.now();
+      assert.equal(await stateOnB(), 'unregistered');
+      assert.ok(Date.now() - started >= 250, 'B answered once it had consumed the change');
+      clearTimeout(timer);
+    } finally {
+      await (restarted ?? consumer.start());
+      await consumedOnB(() => a.runtime.switch.registerDevice(deviceId));
+    }
   });
 
   test('a node that starts after a phone changed has it as its owner does, and keeps it taking the tenant over', async () => {

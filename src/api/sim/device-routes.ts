@@ -126,6 +126,8 @@ export async function deviceRoutes(app: FastifyInstance, { runtime }: { runtime:
       handler: async ({ params }) => {
         if (registered) sw.registerDevice(params.deviceId);
         else sw.unregisterDevice(params.deviceId);
+        // Other nodes list the phone from its event: stored before the answer, they show it then.
+        await runtime.eventsStored?.();
         return { deviceId: params.deviceId, registered } satisfies SimRegistration;
       },
     });

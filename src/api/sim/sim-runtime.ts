@@ -25,4 +25,9 @@ export interface SimRuntime {
   advanceClock?(ms: number): Promise<void>;
   /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
   placement?: Placement;
+  /**
+   * A cluster node's: resolves once the events raised so far are in the cluster's stream
+   * (bounded), so that a read another node serves from them shows the change to its writer.
+   */
+  eventsStored?(): Promise<unknown>;
 }

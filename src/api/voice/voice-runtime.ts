@@ -50,4 +50,9 @@ export interface VoiceRuntime {
   traffic?: TrafficObserver;
   /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
   placement?: Placement;
+  /**
+   * A cluster node's: resolves once this node has consumed every event the cluster's stream held
+   * when called (bounded), for a read served from the events of tenants other nodes run.
+   */
+  eventsCaughtUp?(): Promise<unknown>;
 }

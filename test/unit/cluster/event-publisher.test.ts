@@ -262,6 +262,48 @@ describe('event publisher', () => {
     assert.equal(p.pending(1001), false);
   });
 
+  test('waits until every event published so far is stored, not for those published after', async () => {
+    const s = new FakeStream();
+    const p = publisherOn(s);
+    let done = false;
+    const whenDone = () => {
+      done = false;
+      return p.storedSoFar().then(() => (done = true));
+    };
+    await p.storedSoFar(); // nothing published yet
+    p.publish('s', enc('e1'));
+    p.publish('s', enc('e2'));
+    const first = whenDone();
+    p.publish('s', enc('e3')); // after: not waited for
+    s.store(0);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(done, false, 'e2 is not stored yet');
+    s.store(1);
+    await first;
+    assert.equal(p.awaiting, true, 'e3 still awaited');
+    // A skipped event, then held ones: waited for through the recovery's acknowledgements.
+    p.publish('s', enc('e4'));
+    s.store(3); // e3 skipped
+    p.publish('s', enc('e5')); // held
+    const second = whenDone();
+    await until(() => s.acksWaiting === 1);
+    s.ack(); // e3
+    await until(() => s.acksWaiting === 1);
+    assert.equal(done, false, 'e5 is held still');
+    s.ack(); // e5
+    await second;
+    assert.deepEqual(s.stored, ['n:1', 'n:2', 'n:4', 'n:3', 'n:5']);
+    // One being published again right now (NATS away): waited for too.
+    s.closed = true;
+    p.publish('s', enc('e6'));
+    const third = whenDone();
+    await until(() => s.acksWaiting === 1);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(done, false, 'e6 is being retried');
+    s.ack();
+    await third;
+  });
+
   test('a publish that throws (connection closed) goes to the recovery', async () => {
     const s = new FakeStream();
     const p = publisherOn(s);

@@ -171,6 +171,7 @@ export const directoryResources: ResourceDef[] = [
     verbs: {
       GET: {
         cached: true,
+        catchUp: true,
         rules: ['ST:TBAM', 'UT:TBAM'],
         doc: readDoc('listDeviceStates', 'The registration state of every phone', DeviceStateListSchema, {
           query: halQuery('list'),

@@ -71,6 +71,13 @@ export interface VerbDef {
    * what that count follows (the switch's calls, a WebSocket's subscription sets, webhooks).
    */
   cached?: true | 'live' | KeptBy;
+  /**
+   * A read served from what other nodes' events tell (phones of tenants another node runs): on a
+   * cluster node it first waits until the node has consumed what the stream held, so that a
+   * client that just changed it reads its change; it is not kept there (the count it would be
+   * kept under moves only as the node consumes).
+   */
+  catchUp?: true;
   doc?: VerbDoc;
   handle(ctx: Ctx): Outcome | Promise<Outcome>;
 }
@@ -179,7 +186,9 @@ function registerResource(
   for (const verb of supported) {
     const vd = def.verbs[verb]!;
     const doc = vd.doc;
-    const kept = verb === 'GET' ? keptBy(vd.cached) : undefined;
+    const catchUp =
+      vd.catchUp && deps.runtime.eventsCaughtUp ? () => deps.runtime.eventsCaughtUp!() : undefined;
+    const kept = verb === 'GET' && !catchUp ? keptBy(vd.cached) : undefined;
     addRoute(app, deps.runtime.docs, adapter, {
       method: verb,
       url: def.path,
@@ -191,7 +200,12 @@ function registerResource(
       place,
       cached: kept && cached(kept),
       doc: doc && operation(deps, doc),
-      handle: vd.handle,
+      handle: catchUp
+        ? async (ctx: Ctx) => {
+            await catchUp();
+            return vd.handle(ctx);
+          }
+        : vd.handle,
     });
   }
   const unsupported = [...VERBS.filter((v) => !def.verbs[v]), ...OTHER_METHODS];

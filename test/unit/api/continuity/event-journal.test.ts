@@ -157,6 +157,10 @@ class FakeStream implements EventStreamSource<PlatformEvent> {
   position() {
     return this.handed;
   }
+  /** What `publish` stores is in at once. */
+  async stored() {
+    return true;
+  }
   async caughtUp() {
     for (const { seq, event } of this.events) {
       if (seq <= this.handed) continue;
