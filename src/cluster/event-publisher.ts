@@ -72,7 +72,7 @@ export class EventPublisher {
   private retrying: Outgoing | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
-  /** Waiting until every event up to `ordinal` is stored (or given up). */
+  /** Waiting until every event up to `ordinal` is stored (or given up), in the order they came. */
   private storedWaiters: { ordinal: number; done: () => void }[] = [];
   private closed = false;
 
@@ -206,6 +206,7 @@ export class EventPublisher {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    for (const w of this.storedWaiters.splice(0)) w.done();
   }
 
   /** Times the oldest awaited event out: one timer, set when none is, checking the head. */
@@ -313,11 +314,11 @@ export class EventPublisher {
   private settle(): void {
     if (!this.awaiting) for (const w of this.idleWaiters.splice(0)) w();
     if (this.storedWaiters.length === 0) return;
+    // In the order they came, so in the order of their ordinals: the ready ones are in front.
     const oldest = this.oldestUnstored();
-    const ready = this.storedWaiters.filter((w) => w.ordinal < oldest);
-    if (ready.length === 0) return;
-    this.storedWaiters = this.storedWaiters.filter((w) => w.ordinal >= oldest);
-    for (const w of ready) w.done();
+    let ready = 0;
+    while (ready < this.storedWaiters.length && this.storedWaiters[ready]!.ordinal < oldest) ready++;
+    for (const w of this.storedWaiters.splice(0, ready)) w.done();
   }
 
   private give(m: Outgoing, why: string): void {

@@ -173,15 +173,24 @@ export class Forwarding implements Placement {
     const busy = () =>
       unavailable('OWNER_UNAVAILABLE', `Tenant ${tenantId} is being taken over here; retry shortly.`);
     let timer: NodeJS.Timeout | undefined;
+    let watch: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(busy()), Math.min(this.settleMs, this.timeoutMs - 1_000));
+      // Lost meanwhile: refused at once (answered `moved` to a forwarding node, which would
+      // otherwise hear nothing until the takeover ends, and give up on the request as lost).
+      watch = setInterval(() => {
+        if (!this.opts.membership.owns(tenantId)) reject(busy());
+      }, SETTLE_POLL_MS);
     });
     return Promise.race([taking, late])
       .then(() => {
         // The lease may have gone while the takeover ran (a slow database fails renewals too).
         if (!this.opts.membership.owns(tenantId)) throw busy();
       })
-      .finally(() => clearTimeout(timer));
+      .finally(() => {
+        clearTimeout(timer);
+        clearInterval(watch);
+      });
   }
 
   runsHere(target: Target): boolean {

@@ -160,21 +160,25 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     return this.consumer.position;
   }
 
-  async caughtUp(): Promise<boolean> {
-    const head = (await this.jsm.streams.info(this.names.stream)).state.last_seq;
-    return this.consumer.reached(head, this.options.catchUpTimeoutMs ?? 2_000);
+  /** Bounded as a whole, the stream's own answer included (NATS may be away: false, no throw). */
+  caughtUp(): Promise<boolean> {
+    const bound = this.options.catchUpTimeoutMs ?? 2_000;
+    const caught = this.jsm.streams.info(this.names.stream).then(
+      (info) => this.consumer.reached(info.state.last_seq, bound),
+      () => false,
+    );
+    return within(caught, bound);
   }
 
   /**
    * Resolves true once every event this node published so far is in the stream (false after
    * `timeoutMs`): a node that then catches up with the stream (`caughtUp`) has them.
    */
-  async stored(timeoutMs = 2_000): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
-    const done = await Promise.race([this.publisher.storedSoFar().then(() => true as const), late]);
-    clearTimeout(timer);
-    return done;
+  stored(timeoutMs = 2_000): Promise<boolean> {
+    return within(
+      this.publisher.storedSoFar().then(() => true),
+      timeoutMs,
+    );
   }
 
   read(tenantId: number, after: number, upTo: number) {
@@ -226,5 +230,16 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     } catch (err) {
       this.options.log.error({ err, seq }, 'event subscriber failed');
     }
+  }
+}
+
+/** What `p` answers, or false once `ms` have passed. */
+async function within(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -20,15 +20,10 @@ export interface SharedLockouts {
   /**
    * Before a credential of the key is verified: takes one of its guesses, counted over every node,
    * so that guesses sent to several nodes at the same moment cannot together go past the rule.
-   * Waits while the key's failures within the window and its guesses under way leave no room
-   * (they end within a key derivation). Answers the guess to `settle`, or, when the key is locked
-   * (or still had no room after the wait), until when to refuse it.
+   * Answers the guess to `settle`; or, when the key is locked, or its failures within the window
+   * and its guesses under way leave no room (they may lock it), until when to refuse it.
    */
-  guess(
-    key: string,
-    now: () => number,
-    rule: LockoutRule,
-  ): Promise<{ guess: string } | { lockedUntil: number }>;
+  guess(key: string, now: number, rule: LockoutRule): Promise<{ guess: string } | { lockedUntil: number }>;
   /**
    * The verification of a guess ended; a failed one is counted as a failed login. Answers until
    * when the key is locked now (this failure locked it), or 0.

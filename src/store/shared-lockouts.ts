@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sha256 } from '../core/secrets.js';
 import type { LockoutRule, SharedLockouts } from '../core/shared-security.js';
 import type { Db } from './database.js';
+import { DB_NOW_MS } from './leases.js';
 
 /**
  * A node sweeps stale rows at most this often, on a failed login, this many rows at a time,
@@ -15,9 +15,8 @@ const SWEEP_ROWS = 2_000;
  * one older than this is of a node that died with it in hand.
  */
 export const GUESS_TTL_MS = 5_000;
-/** How often a guess that found no room looks again, and for how long at most. */
-const GUESS_POLL_MS = 25;
-const GUESS_WAIT_MS = GUESS_TTL_MS + 1_000;
+/** How long a guess that found no room is refused for (the guesses under way end by then). */
+const NO_ROOM_MS = 1_000;
 
 interface Guess {
   at: number;
@@ -26,7 +25,7 @@ interface Guess {
 
 /**
  * Failed logins counted in the shared database (`auth_failures`), so that failures spread over the
- * nodes of a cluster add up. Each count is a row locked for the update (`FOR UPDATE` on
+ * nodes of a cluster add up. Each count is a row locked for the update (an upsert made for it:
  * PostgreSQL, the one database a cluster runs on), keyed by a digest of the key (it holds NULs).
  * The guesses under way are counted in the same row: a verification takes one before it runs
  * (`guess`) and gives it back, failed or not, when it ends (`settle`), so guesses that reach
@@ -59,31 +58,25 @@ export class SqlSharedLockouts implements SharedLockouts {
 
   async guess(
     key: string,
-    now: () => number,
+    now: number,
     rule: LockoutRule,
   ): Promise<{ guess: string } | { lockedUntil: number }> {
-    const giveUpAt = now() + GUESS_WAIT_MS;
-    for (;;) {
-      const t = now();
-      const taken = await this.update<{ guess: string } | { lockedUntil: number } | undefined>(key, (row) => {
-        if (row.lockedUntil > t) return { answer: { lockedUntil: row.lockedUntil } };
-        const failures = row.failures.filter((f) => t - f < rule.windowMs);
-        const guesses = row.guesses.filter((g) => t - g.at < GUESS_TTL_MS);
-        if (failures.length + guesses.length >= rule.failures) return { answer: undefined };
-        const id = randomUUID();
-        guesses.push({ at: t, id });
-        return { answer: { guess: id }, write: { failures, guesses, lockedUntil: row.lockedUntil } };
-      });
-      if (taken) return taken;
-      // No room now: the guesses under way end within a key derivation (one of them may lock it).
-      if (now() >= giveUpAt) return { lockedUntil: now() + 1_000 };
-      await sleep(GUESS_POLL_MS);
-    }
+    return this.update<{ guess: string } | { lockedUntil: number }>(key, (row, dbNow) => {
+      if (row.lockedUntil > now) return { answer: { lockedUntil: row.lockedUntil } };
+      const failures = row.failures.filter((f) => now - f < rule.windowMs);
+      const guesses = row.guesses.filter((g) => dbNow - g.at < GUESS_TTL_MS);
+      // No room: the guesses under way may lock the pair; one asked again a second later knows.
+      if (failures.length + guesses.length >= rule.failures)
+        return { answer: { lockedUntil: now + NO_ROOM_MS } };
+      const id = randomUUID();
+      guesses.push({ at: dbNow, id });
+      return { answer: { guess: id }, write: { failures, guesses, lockedUntil: row.lockedUntil } };
+    });
   }
 
   async settle(key: string, guess: string, failed: boolean, now: number, rule: LockoutRule): Promise<number> {
-    const until = await this.update(key, (row) => {
-      const guesses = row.guesses.filter((g) => g.id !== guess && now - g.at < GUESS_TTL_MS);
+    const until = await this.update(key, (row, dbNow) => {
+      const guesses = row.guesses.filter((g) => g.id !== guess && dbNow - g.at < GUESS_TTL_MS);
       if (!failed) return { answer: 0, write: { ...row, guesses } };
       if (row.lockedUntil > now) return { answer: row.lockedUntil, write: { ...row, guesses } };
       const failures = row.failures.filter((t) => now - t < rule.windowMs);
@@ -103,42 +96,44 @@ export class SqlSharedLockouts implements SharedLockouts {
     return until > now ? until : 0;
   }
 
-  /** Reads the key's row locked for the update, and writes what `change` decides. */
+  /**
+   * The key's row, made if missing and locked for the transaction in one statement (no sweep or
+   * other guess comes between), with the database's clock; writes what `change` decides.
+   */
   private update<A>(
     key: string,
-    change: (row: { failures: number[]; guesses: Guess[]; lockedUntil: number }) => {
-      answer: A;
-      write?: { failures: number[]; guesses: Guess[]; lockedUntil: number };
-    },
+    change: (
+      row: { failures: number[]; guesses: Guess[]; lockedUntil: number },
+      dbNow: number,
+    ) => { answer: A; write?: { failures: number[]; guesses: Guess[]; lockedUntil: number } },
   ): Promise<A> {
     const lockKey = sha256(key);
     return this.db.kysely.transaction().execute(async (trx) => {
-      let q = trx.selectFrom('auth_failures').selectAll().where('lock_key', '=', lockKey);
-      if (this.db.dialect === 'postgres') {
-        // A row to lock, even for a key's first guess: FOR UPDATE locks no row that is not there.
-        await trx
-          .insertInto('auth_failures')
-          .values({ lock_key: lockKey, failures: '[]', locked_until: 0 })
-          .onConflict((oc) => oc.column('lock_key').doNothing())
-          .execute();
-        q = q.forUpdate();
-      }
-      const row = await q.executeTakeFirst();
-      const { answer, write } = change({
-        failures: row ? (JSON.parse(row.failures) as number[]) : [],
-        guesses: row ? (JSON.parse(row.guesses) as Guess[]) : [],
-        lockedUntil: Number(row?.locked_until ?? 0),
-      });
+      const row = await trx
+        .insertInto('auth_failures')
+        .values({ lock_key: lockKey, failures: '[]', locked_until: 0 })
+        .onConflict((oc) =>
+          oc.column('lock_key').doUpdateSet((eb) => ({ lock_key: eb.ref('excluded.lock_key') })),
+        )
+        .returning(['failures', 'guesses', 'locked_until', DB_NOW_MS.as('db_now')])
+        .executeTakeFirstOrThrow();
+      const { answer, write } = change(
+        {
+          failures: JSON.parse(row.failures) as number[],
+          guesses: JSON.parse(row.guesses) as Guess[],
+          lockedUntil: Number(row.locked_until),
+        },
+        Number(row.db_now),
+      );
       if (write) {
-        const values = {
-          failures: JSON.stringify(write.failures),
-          guesses: JSON.stringify(write.guesses),
-          locked_until: write.lockedUntil,
-        };
         await trx
-          .insertInto('auth_failures')
-          .values({ lock_key: lockKey, ...values })
-          .onConflict((oc) => oc.column('lock_key').doUpdateSet(values))
+          .updateTable('auth_failures')
+          .set({
+            failures: JSON.stringify(write.failures),
+            guesses: JSON.stringify(write.guesses),
+            locked_until: write.lockedUntil,
+          })
+          .where('lock_key', '=', lockKey)
           .execute();
       }
       return answer;
@@ -153,7 +148,7 @@ export class SqlSharedLockouts implements SharedLockouts {
   async sweep(now: number, windowMs: number): Promise<number> {
     const rows = await this.db.kysely
       .selectFrom('auth_failures')
-      .select(['lock_key', 'failures', 'locked_until', 'guesses'])
+      .select(['lock_key', 'failures', 'locked_until', 'guesses', DB_NOW_MS.as('db_now')])
       .where('locked_until', '<=', now)
       .where('lock_key', '>', this.sweptTo)
       .orderBy('lock_key')
@@ -164,7 +159,7 @@ export class SqlSharedLockouts implements SharedLockouts {
     const stale = rows.filter(
       (r) =>
         !(JSON.parse(r.failures) as number[]).some((t) => now - t < windowMs) &&
-        !(JSON.parse(r.guesses) as Guess[]).some((g) => now - g.at < GUESS_TTL_MS),
+        !(JSON.parse(r.guesses) as Guess[]).some((g) => Number(r.db_now) - g.at < GUESS_TTL_MS),
     );
     if (stale.length === 0) return 0;
     const r = await this.db.kysely
@@ -191,8 +186,8 @@ export class SqlSharedLockouts implements SharedLockouts {
 
   /** Whether lock-outs decided elsewhere reach this node now (its NATS connection is up). */
   setHearing(up: boolean): void {
-    if (up === this.up) return;
     this.up = up;
+    // Every time it comes back (even with its drop unseen), what was announced meanwhile is lost.
     if (up) this.stretch++;
   }
 

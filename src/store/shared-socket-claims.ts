@@ -36,33 +36,46 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
   async claim(client: string, perClient: number): Promise<string | null> {
     const key = sha256(client); // the client key holds NULs
     const id = randomUUID();
-    if (!(await this.take(id, key, perClient))) return null;
+    if (!(await this.take([{ id, key, perClient }])).has(id)) return null;
     this.live.set(id, { key, perClient });
     return id;
   }
 
   /**
-   * Takes (or takes again) claim `id` of the client `key` when its other live claims number fewer
-   * than `perClient`, under a lock on the client's key.
+   * Takes (or takes again) each claim whose client's other live claims number fewer than its
+   * `perClient`, in one transaction under the clients' locks (taken in one order, so two nodes
+   * taking several cannot deadlock); answers the ids taken.
    */
-  private take(id: string, key: string, perClient: number): Promise<boolean> {
+  private take(claims: { id: string; key: string; perClient: number }[]): Promise<Set<string>> {
+    const keys = [...new Set(claims.map((c) => c.key))].sort();
+    const ids = claims.map((c) => c.id);
     return this.db.kysely.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-      const { n } = await trx
+      await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${keys}::text[]) as k`.execute(trx);
+      const counts = await trx
         .selectFrom('socket_claims')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('client_key', '=', key)
-        .where('claim_id', '<>', id)
+        .select((eb) => ['client_key', eb.fn.countAll<string>().as('n')])
+        .where(sql<boolean>`client_key = any(${keys}::text[])`)
+        .where(sql<boolean>`claim_id <> all(${ids}::text[])`)
         .where('expires_at', '>', DB_NOW_MS)
-        .executeTakeFirstOrThrow();
-      if (Number(n) >= perClient) return false;
-      const row = { client_key: key, node_id: this.nodeId, expires_at: this.expiry() };
-      await trx
-        .insertInto('socket_claims')
-        .values({ claim_id: id, ...row })
-        .onConflict((oc) => oc.column('claim_id').doUpdateSet(row))
+        .groupBy('client_key')
         .execute();
-      return true;
+      const used = new Map(counts.map((r) => [r.client_key, Number(r.n)]));
+      const fit = claims.filter((c) => {
+        const n = used.get(c.key) ?? 0;
+        if (n >= c.perClient) return false;
+        used.set(c.key, n + 1);
+        return true;
+      });
+      if (fit.length > 0) {
+        await sql`insert into socket_claims (claim_id, client_key, node_id, expires_at)
+          select t.id, t.key, ${this.nodeId}, ${this.expiry()}
+          from unnest(${fit.map((c) => c.id)}::text[], ${fit.map((c) => c.key)}::text[]) as t(id, key)
+          on conflict (claim_id) do update
+          set client_key = excluded.client_key, node_id = excluded.node_id, expires_at = excluded.expires_at`.execute(
+          trx,
+        );
+      }
+      return new Set(fit.map((c) => c.id));
     });
   }
 
@@ -92,7 +105,7 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
         .returning('claim_id')
         .execute();
       const found = new Set(kept.map((r) => r.claim_id));
-      for (const id of asked) if (!found.has(id)) await this.takeAgain(id);
+      await this.takeAgain(asked.filter((id) => !found.has(id)));
     }
     if (this.unfreed.size > 0) {
       const ids = [...this.unfreed];
@@ -102,17 +115,28 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
     await this.db.kysely.deleteFrom('socket_claims').where('expires_at', '<=', DB_NOW_MS).execute();
   }
 
-  /** An expired claim of this node: taken again if it still fits, else lost (its socket closes). */
-  private async takeAgain(id: string): Promise<void> {
-    const claim = this.live.get(id);
-    if (!claim) return; // given back meanwhile
-    // A failure leaves it as it is: the next renewal tries again.
-    if (await this.take(id, claim.key, claim.perClient)) {
-      if (!this.live.has(id)) await this.remove([id]); // given back while it was taken again
+  /** This node's claims that expired: taken again where they still fit, else lost (their sockets close). */
+  private async takeAgain(ids: string[]): Promise<void> {
+    const claims = ids.flatMap((id) => {
+      const c = this.live.get(id);
+      return c ? [{ id, ...c }] : []; // not given back meanwhile
+    });
+    if (claims.length === 0) return;
+    let taken: Set<string>;
+    try {
+      taken = await this.take(claims);
+    } catch (e) {
+      // They stay as they are: the next renewal tries again.
+      this.onError(e);
       return;
     }
-    if (!this.live.delete(id)) return;
-    for (const l of this.listeners) l(id);
+    for (const c of claims) {
+      if (taken.has(c.id)) {
+        if (!this.live.has(c.id)) this.unfreed.add(c.id); // given back while it was taken again
+      } else if (this.live.delete(c.id)) {
+        for (const l of this.listeners) l(c.id);
+      }
+    }
   }
 
   /** This node's claims go (a clean stop). */

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -15,6 +14,7 @@ import { SqlSharedSocketClaims } from '../../src/store/shared-socket-claims.js';
 import { TokenService } from '../../src/api/ccs/tokens.js';
 import { sha256 } from '../../src/core/secrets.js';
 import { clusterServices } from '../helpers/cluster-services.js';
+import { CuttableProxy } from '../helpers/cuttable-proxy.js';
 
 /**
  * Security state over the nodes of a cluster, attacked as the issue describes: failed logins
@@ -23,50 +23,6 @@ import { clusterServices } from '../helpers/cluster-services.js';
  * and one NATS server, each wired as a cluster node wires them.
  */
 const services = await clusterServices();
-
-/** A TCP proxy to NATS that can be cut (every connection dropped, new ones refused) and mended. */
-class CuttableProxy {
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private isCut = false;
-  port = 0;
-
-  constructor(upstream: URL) {
-    this.server = createServer((client) => {
-      if (this.isCut) return client.destroy();
-      const up = tcpConnect(Number(upstream.port || 4222), upstream.hostname);
-      client.pipe(up);
-      up.pipe(client);
-      for (const s of [client, up]) {
-        this.sockets.add(s);
-        s.on('error', () => {}).on('close', () => {
-          this.sockets.delete(s);
-          [client, up].forEach((x) => x.destroy());
-        });
-      }
-    });
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as { port: number }).port;
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  cut(): void {
-    this.isCut = true;
-    for (const s of this.sockets) s.destroy();
-  }
-
-  mend(): void {
-    this.isCut = false;
-  }
-
-  close(): Promise<void> {
-    this.cut();
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -362,7 +318,7 @@ describe('cluster security state', { skip: services.skip }, () => {
     const now = Date.now();
     const keys = [`sweep-old-${now}`, `sweep-recent-${now}`, `sweep-locked-${now}`, `sweep-guess-${now}`];
     const guess = async (key: string, at: number) => {
-      const g = await lockouts.guess(key, () => at, rule);
+      const g = await lockouts.guess(key, at, rule);
       assert.ok('guess' in g);
       return g.guess;
     };

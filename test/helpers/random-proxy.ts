@@ -112,6 +112,10 @@ async function perRequest(pick: Pick, counts: number[]): Promise<RandomProxy> {
     splice(client, up);
   });
   server.on('connection', (client: Socket) => sockets.track(client));
+  // An idle connection is closed by its client first (it reads the hint in `Keep-Alive`), never
+  // by the proxy just as the client reuses it: the proxy shares its event loop with the tests,
+  // whose long steps (a document parsed) let the two time-outs fire in either order (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   return listen(server, 'http', counts, sockets);
 }
 

@@ -157,10 +157,11 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
   }
   /**
    * Takes one of the pair's guesses over every node before its verification runs; throws
-   * LockedOutError when the pair is locked (or its guesses under way leave no room for long).
+   * LockedOutError when the pair is locked, or for a second when its guesses under way leave no
+   * room (they may lock it).
    */
   async function guessOnEveryNode(principalId: string, ip: string): Promise<string> {
-    const taken = await shared!.guess(lockoutKey(principalId, ip), now, rule());
+    const taken = await shared!.guess(lockoutKey(principalId, ip), now(), rule());
     if ('guess' in taken) return taken.guess;
     throw locked(Math.max(1, taken.lockedUntil - now()));
   }
@@ -202,7 +203,8 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
         if (guess !== undefined) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
         throw e;
       }
-      if (guess !== undefined && ok && account) await settleOnEveryNode(id, ip, guess, false);
+      // A guess not given back (the database failed) counts for 5 s: the login is not refused for it.
+      if (guess !== undefined && ok && account) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
       if (ok && account) {
         // The directory may have changed during the derivation (a PIN change, a disabled user).
         const current = accountOf(directory, username);
@@ -213,7 +215,10 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       // Once an address is locked for unknown users, every failure from it answers as locked,
       // so whether a username exists cannot be learnt from the answers either.
       const failedNow =
-        guess !== undefined ? await settleOnEveryNode(id, ip, guess, true) : lockout.fail(id, ip);
+        guess !== undefined
+          ? // Not counted over every node (the database failed): counted here at least.
+            await settleOnEveryNode(id, ip, guess, true).catch(() => lockout.fail(id, ip))
+          : lockout.fail(id, ip);
       if (failedNow > 0 && runtime.telemetry) runtime.telemetry.lockouts++;
       const lockedNow =
         failedNow ||

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import type { PlatformEvent } from '../../../src/api/platform-events.js';
 import type { PresenceEvent } from '../../../src/switch/types.js';
 import {
@@ -10,6 +11,8 @@ import {
   testBus,
   uniqueClusterName,
 } from '../../helpers/cluster-events.js';
+import { NATS_URL } from '../../helpers/cluster-engines.js';
+import { CuttableProxy } from '../../helpers/cuttable-proxy.js';
 import { StaticMembership } from '../../helpers/static-membership.js';
 
 const why = await clusterUnavailable();
@@ -193,6 +196,27 @@ describe('JetStream event bus', { skip: why }, () => {
       Array.from({ length: 45 }, (_, i) => `${i + 5}@1001`),
     );
     await c.close();
+  });
+
+  test('caughtUp answers false, not an error, while NATS is away (a read waits for it at most its bound)', async () => {
+    const proxy = new CuttableProxy(new URL(NATS_URL));
+    const nc = await connect({
+      servers: await proxy.start(),
+      reconnectTimeWait: 50,
+      maxReconnectAttempts: -1,
+    });
+    const m = new StaticMembership('cut');
+    const bus = await testBus({ clusterName: uniqueClusterName(), membership: m, nc });
+    try {
+      assert.equal(await bus.caughtUp(), true);
+      proxy.cut();
+      assert.equal(await bus.caughtUp(), false);
+    } finally {
+      proxy.mend();
+      await bus.close().catch(() => {});
+      await nc.close();
+      await proxy.close();
+    }
   });
 
   test('a consumer lost on the server is made again from where it was: nothing lost or repeated', async () => {
