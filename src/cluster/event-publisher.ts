@@ -191,7 +191,7 @@ export class EventPublisher {
    */
   storedSoFar(): Promise<void> {
     const ordinal = this.ordinal;
-    if (this.oldestUnstored() > ordinal) return Promise.resolve();
+    if (this.closed || this.oldestUnstored() > ordinal) return Promise.resolve();
     return new Promise((done) => this.storedWaiters.push({ ordinal, done }));
   }
 

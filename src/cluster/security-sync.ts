@@ -56,7 +56,7 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
     }
   })().catch(() => {});
   const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, (err) =>
-    log.warn({ err }, 'socket claim not freed yet (tried again at the next renewal)'),
+    log.warn({ err }, 'socket claims: a database write failed (tried again at the next renewal)'),
   );
   let renewing = false;
   const renew = setInterval(

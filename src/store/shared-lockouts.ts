@@ -87,7 +87,14 @@ export class SqlSharedLockouts implements SharedLockouts {
         write: { failures: locks ? [] : failures, guesses, lockedUntil: locks ? now + rule.periodMs : 0 },
       };
     });
-    if (until > now) this.announce(key, until);
+    // Counted and stored: an announcement that cannot go out (NATS closing) does not undo that.
+    if (until > now) {
+      try {
+        this.announce(key, until);
+      } catch {
+        // The others read the lock-out from the database at their next login of the pair.
+      }
+    }
     if (failed && now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
       // Not on the failed login's way: it is answered without waiting.

@@ -19,6 +19,9 @@ import { DB_NOW_MS } from './leases.js';
  * kept alive meanwhile.
  * PostgreSQL only: the one database a cluster runs on.
  */
+/** Expired claims taken again per transaction, at most. */
+const RETAKE_CHUNK = 200;
+
 export class SqlSharedSocketClaims implements SharedSocketClaims {
   /** This node's claims, taken and not given back: each one's client key and limit. */
   private readonly live = new Map<string, { key: string; perClient: number }>();
@@ -43,14 +46,17 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
 
   /**
    * Takes (or takes again) each claim whose client's other live claims number fewer than its
-   * `perClient`, in one transaction under the clients' locks (taken in one order, so two nodes
-   * taking several cannot deadlock); answers the ids taken.
+   * `perClient`, in one transaction under the clients' locks (taken in the order of their
+   * hashes, so two nodes taking several cannot deadlock on them); answers the ids taken.
    */
   private take(claims: { id: string; key: string; perClient: number }[]): Promise<Set<string>> {
     const keys = [...new Set(claims.map((c) => c.key))].sort();
     const ids = claims.map((c) => c.id);
     return this.db.kysely.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${keys}::text[]) as k`.execute(trx);
+      await sql`select pg_advisory_xact_lock(h)
+        from (select distinct hashtext(k) as h from unnest(${keys}::text[]) as k order by h) as locks`.execute(
+        trx,
+      );
       const counts = await trx
         .selectFrom('socket_claims')
         .select((eb) => ['client_key', eb.fn.countAll<string>().as('n')])
@@ -112,7 +118,11 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
       await this.remove(ids);
       for (const id of ids) this.unfreed.delete(id);
     }
-    await this.db.kysely.deleteFrom('socket_claims').where('expires_at', '<=', DB_NOW_MS).execute();
+    // Rows another node is taking again right now are skipped: it holds them, in its own order.
+    await sql`delete from socket_claims where claim_id in
+      (select claim_id from socket_claims where expires_at <= ${DB_NOW_MS} for update skip locked)`.execute(
+      this.db.kysely,
+    );
   }
 
   /** This node's claims that expired: taken again where they still fit, else lost (their sockets close). */
@@ -122,13 +132,18 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
       return c ? [{ id, ...c }] : []; // not given back meanwhile
     });
     if (claims.length === 0) return;
-    let taken: Set<string>;
-    try {
-      taken = await this.take(claims);
-    } catch (e) {
-      // They stay as they are: the next renewal tries again.
-      this.onError(e);
-      return;
+    // Each transaction holds one lock per client: a few hundred at a time, well within the
+    // database's lock table however many sockets the node holds.
+    const taken = new Set<string>();
+    for (let i = 0; i < claims.length; i += RETAKE_CHUNK) {
+      const chunk = claims.slice(i, i + RETAKE_CHUNK);
+      try {
+        for (const id of await this.take(chunk)) taken.add(id);
+      } catch (e) {
+        // They stay as they are: the next renewal tries again.
+        this.onError(e);
+        for (const c of chunk) taken.add(c.id);
+      }
     }
     for (const c of claims) {
       if (taken.has(c.id)) {

@@ -248,6 +248,41 @@ describe('cluster security state', { skip: services.skip }, () => {
     await paused.releaseAll();
   });
 
+  test('a node whose thousands of clients outlived an outage takes every claim again', async () => {
+    // One advisory lock per client: all in one transaction they would overflow the database's
+    // lock table (about 6,400 entries by default) on every renewal.
+    const survivor = new SqlSharedSocketClaims(db, 'outage-node', 5000);
+    const lost: string[] = [];
+    survivor.onLost((id) => lost.push(id));
+    const claims = Array.from({ length: 7_000 }, (_, i) => ({
+      id: `outage-${process.pid}-${i}`,
+      client: `c${i}`,
+    }));
+    for (let i = 0; i < claims.length; i += 5_000) {
+      await db.kysely
+        .insertInto('socket_claims')
+        .values(
+          claims.slice(i, i + 5_000).map((c) => ({
+            claim_id: c.id,
+            client_key: sha256(c.client),
+            node_id: 'outage-node',
+            expires_at: Date.now() - 1_000, // expired while no node could renew
+          })),
+        )
+        .execute();
+    }
+    const live = (survivor as unknown as { live: Map<string, { key: string; perClient: number }> }).live;
+    for (const c of claims) live.set(c.id, { key: sha256(c.client), perClient: 1 });
+    await survivor.renew();
+    assert.deepEqual(lost, [], 'every claim kept');
+    assert.equal(
+      await node('outage-other').socketClaims.claim(claims[6_999]!.client, 1),
+      null,
+      'and counted',
+    );
+    await survivor.releaseAll();
+  });
+
   test('a node holding more sockets than a statement takes parameters renews and frees them all', async () => {
     // PostgreSQL takes at most 65,535 parameters in one statement: an `in (…)` list of every
     // claim failed each renewal, so every socket of such a node lost its claim.

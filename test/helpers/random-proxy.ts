@@ -112,9 +112,10 @@ async function perRequest(pick: Pick, counts: number[]): Promise<RandomProxy> {
     splice(client, up);
   });
   server.on('connection', (client: Socket) => sockets.track(client));
-  // An idle connection is closed by its client first (it reads the hint in `Keep-Alive`), never
-  // by the proxy just as the client reuses it: the proxy shares its event loop with the tests,
-  // whose long steps (a document parsed) let the two time-outs fire in either order (ECONNRESET).
+  // An idle connection is closed by its client first (a second or two before the hint in
+  // `Keep-Alive` runs out), and the tests never leave one idle for nearly a minute: so the proxy
+  // rarely closes one just as the client reuses it. It shares its event loop with the tests, whose
+  // long steps (a document parsed) let the two 5 s time-outs fire in either order (ECONNRESET).
   server.keepAliveTimeout = 60_000;
   return listen(server, 'http', counts, sockets);
 }
