@@ -249,12 +249,12 @@ describe('cluster security state', { skip: services.skip }, () => {
   });
 
   test('a node whose thousands of clients outlived an outage takes every claim again', async () => {
-    // One advisory lock per client: all in one transaction they would overflow the database's
-    // lock table (about 6,400 entries by default) on every renewal.
+    // One advisory lock per client: all in one transaction they overflow the database's lock
+    // table (64 × max_connections entries by default, with some slack) on every renewal.
     const survivor = new SqlSharedSocketClaims(db, 'outage-node', 5000);
     const lost: string[] = [];
     survivor.onLost((id) => lost.push(id));
-    const claims = Array.from({ length: 7_000 }, (_, i) => ({
+    const claims = Array.from({ length: 30_000 }, (_, i) => ({
       id: `outage-${process.pid}-${i}`,
       client: `c${i}`,
     }));
@@ -276,7 +276,7 @@ describe('cluster security state', { skip: services.skip }, () => {
     await survivor.renew();
     assert.deepEqual(lost, [], 'every claim kept');
     assert.equal(
-      await node('outage-other').socketClaims.claim(claims[6_999]!.client, 1),
+      await node('outage-other').socketClaims.claim(claims[29_999]!.client, 1),
       null,
       'and counted',
     );
