@@ -58,16 +58,15 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
   const socketClaims = new SqlSharedSocketClaims(db, nodeId, ttlMs, (err) =>
     log.warn({ err }, 'socket claims: a database write failed (tried again at the next renewal)'),
   );
-  let renewing = false;
+  let renewing: Promise<void> | undefined;
   const renew = setInterval(
     () => {
       // One renewal at a time: on a slow database the next waits for the interval after.
       if (renewing) return;
-      renewing = true;
-      socketClaims
+      renewing = socketClaims
         .renew()
         .catch((err: unknown) => log.warn({ err }, 'socket claims not renewed'))
-        .finally(() => (renewing = false));
+        .finally(() => (renewing = undefined));
     },
     Math.max(100, Math.floor(ttlMs / 3)),
   );
@@ -82,6 +81,8 @@ export function startClusterSecurity(deps: ClusterSecurityDeps): ClusterSecurity
       inflight.close();
       closed = true;
       sub.unsubscribe();
+      // A renewal under way could take claims again after they were released.
+      await renewing;
       await socketClaims.releaseAll().catch(() => {});
     },
   };

@@ -87,12 +87,14 @@ export class SqlSharedLockouts implements SharedLockouts {
         write: { failures: locks ? [] : failures, guesses, lockedUntil: locks ? now + rule.periodMs : 0 },
       };
     });
-    // Counted and stored: an announcement that cannot go out (NATS closing) does not undo that.
+    // Counted and stored: an announcement that cannot go out (the connection closed, the node
+    // stopping) does not undo that. The others then refuse the pair's new logins (they read the
+    // database) but not a credential they had cached, until the lock-out ends.
     if (until > now) {
       try {
         this.announce(key, until);
       } catch {
-        // The others read the lock-out from the database at their next login of the pair.
+        // Nothing more to do: the lock-out is in the database.
       }
     }
     if (failed && now - this.lastSweep >= SWEEP_EVERY_MS) {

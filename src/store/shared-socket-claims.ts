@@ -132,17 +132,21 @@ export class SqlSharedSocketClaims implements SharedSocketClaims {
       return c ? [{ id, ...c }] : []; // not given back meanwhile
     });
     if (claims.length === 0) return;
-    // Each transaction holds one lock per client: a few hundred at a time, well within the
-    // database's lock table however many sockets the node holds.
+    // Each transaction holds at most one lock per claim: a few hundred at a time, well within
+    // the database's lock table however many sockets the node holds.
     const taken = new Set<string>();
     for (let i = 0; i < claims.length; i += RETAKE_CHUNK) {
-      const chunk = claims.slice(i, i + RETAKE_CHUNK);
+      // Not those given back meanwhile (a socket closed, the node stopping: releaseAll).
+      const chunk = claims.slice(i, i + RETAKE_CHUNK).filter((c) => this.live.has(c.id));
+      if (chunk.length === 0) continue;
       try {
         for (const id of await this.take(chunk)) taken.add(id);
       } catch (e) {
-        // They stay as they are: the next renewal tries again.
+        // This chunk and the rest stay as they are: the next renewal tries again (the database
+        // failing one will likely fail the others, each after its time-out).
         this.onError(e);
-        for (const c of chunk) taken.add(c.id);
+        for (const c of claims.slice(i)) taken.add(c.id);
+        break;
       }
     }
     for (const c of claims) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { createAuthenticator, LockedOutError, UnauthorizedError } from '../../src/api/auth/index.js';
 import { SocketRegistry } from '../../src/api/limits/socket-registry.js';
@@ -10,6 +11,7 @@ import { demoWorld } from '../../src/directory/demo-world.js';
 import { Directory } from '../../src/directory/directory.js';
 import { DEFAULTS } from '../../src/server/config.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
+import { DB_NOW_MS } from '../../src/store/leases.js';
 import { SqlSharedSocketClaims } from '../../src/store/shared-socket-claims.js';
 import { TokenService } from '../../src/api/ccs/tokens.js';
 import { sha256 } from '../../src/core/secrets.js';
@@ -251,7 +253,8 @@ describe('cluster security state', { skip: services.skip }, () => {
   test('a node whose thousands of clients outlived an outage takes every claim again', async () => {
     // One advisory lock per client: all in one transaction they overflow the database's lock
     // table (64 × max_connections entries by default, with some slack) on every renewal.
-    const survivor = new SqlSharedSocketClaims(db, 'outage-node', 5000);
+    const errors: unknown[] = [];
+    const survivor = new SqlSharedSocketClaims(db, 'outage-node', 5000, (e) => errors.push(e));
     const lost: string[] = [];
     survivor.onLost((id) => lost.push(id));
     const claims = Array.from({ length: 30_000 }, (_, i) => ({
@@ -266,7 +269,7 @@ describe('cluster security state', { skip: services.skip }, () => {
             claim_id: c.id,
             client_key: sha256(c.client),
             node_id: 'outage-node',
-            expires_at: Date.now() - 1_000, // expired while no node could renew
+            expires_at: sql<number>`${DB_NOW_MS} - 1000`, // expired while no node could renew
           })),
         )
         .execute();
@@ -274,7 +277,15 @@ describe('cluster security state', { skip: services.skip }, () => {
     const live = (survivor as unknown as { live: Map<string, { key: string; perClient: number }> }).live;
     for (const c of claims) live.set(c.id, { key: sha256(c.client), perClient: 1 });
     await survivor.renew();
+    assert.deepEqual(errors, []);
     assert.deepEqual(lost, [], 'every claim kept');
+    const { n } = await db.kysely
+      .selectFrom('socket_claims')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('node_id', '=', 'outage-node')
+      .where('expires_at', '>', DB_NOW_MS)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(n), claims.length, 'every one live again');
     assert.equal(
       await node('outage-other').socketClaims.claim(claims[29_999]!.client, 1),
       null,

@@ -115,7 +115,8 @@ async function perRequest(pick: Pick, counts: number[]): Promise<RandomProxy> {
   // An idle connection is closed by its client first (a second or two before the hint in
   // `Keep-Alive` runs out), and the tests never leave one idle for nearly a minute: so the proxy
   // rarely closes one just as the client reuses it. It shares its event loop with the tests, whose
-  // long steps (a document parsed) let the two 5 s time-outs fire in either order (ECONNRESET).
+  // long steps (a document parsed) let the two time-outs fire in either order (ECONNRESET); with
+  // the default 5 s they were seconds apart, which such a step covered.
   server.keepAliveTimeout = 60_000;
   return listen(server, 'http', counts, sockets);
 }
