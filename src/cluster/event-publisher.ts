@@ -270,8 +270,6 @@ export class EventPublisher {
       for (;;) {
         if (this.closed || Date.now() - since > (this.options.retryWindowMs ?? 60_000)) {
           this.give(m, this.closed ? 'publisher closed' : 'retry window passed');
-          this.retrying = undefined;
-          this.settle();
           break;
         }
         const { isCurrent } = this.options;
@@ -282,8 +280,6 @@ export class EventPublisher {
           !isCurrent(m.tenantId, m.epoch)
         ) {
           this.give(m, 'its lease ended');
-          this.retrying = undefined;
-          this.settle();
           break;
         }
         try {
@@ -294,8 +290,6 @@ export class EventPublisher {
           // A duplicate landed the first time, in its place.
           if (ack.duplicate) this.stored(m.ordinal, false);
           else this.stored(m.ordinal, m.failedAt !== undefined);
-          this.retrying = undefined;
-          this.settle();
           delay = 50;
           break;
         } catch (err) {
@@ -306,6 +300,9 @@ export class EventPublisher {
           delay = Math.min(delay * 2, 2_000);
         }
       }
+      // Stored or given up: no longer being published again.
+      this.retrying = undefined;
+      this.settle();
     }
     this.recoveringNow = false;
     this.settle();

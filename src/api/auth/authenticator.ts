@@ -195,17 +195,21 @@ export function createAuthenticator(runtime: RuntimeDeps, opts: AuthenticatorOpt
       const known = cache.get(cacheKey);
       if (known) return known;
       const guess = shared ? await guessOnEveryNode(id, ip) : undefined;
+      // Given back not failed. One the database could not take back counts for 5 s: the login
+      // is not refused for it.
+      const giveBack = async () => {
+        if (guess !== undefined) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
+      };
       derivations++;
       let ok: boolean;
       try {
         ok = await verify(secret, account?.secretHash ?? (await dummySecretHash()));
       } catch (e) {
-        if (guess !== undefined) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
+        await giveBack();
         throw e;
       }
-      // A guess not given back (the database failed) counts for 5 s: the login is not refused for it.
-      if (guess !== undefined && ok && account) await settleOnEveryNode(id, ip, guess, false).catch(() => 0);
       if (ok && account) {
+        await giveBack();
         // The directory may have changed during the derivation (a PIN change, a disabled user).
         const current = accountOf(directory, username);
         if (!current || current.secretHash !== account.secretHash) throw new UnauthorizedError();
