@@ -26,6 +26,7 @@ function eventApiPorts(runtime: Runtime) {
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
     ...(runtime.placement ? { placement: runtime.placement } : {}),
+    ...(runtime.eventStream ? { eventsCaughtUp: () => runtime.eventStream!.caughtUp() } : {}),
   };
 }
 
@@ -36,7 +37,6 @@ export function voiceRuntime(runtime: Runtime): VoiceRuntime {
     webhookStore: new SqlWebhookStore(runtime.db),
     membership: runtime.membership,
     onReset: (hook) => runtime.onReset(hook),
-    ...(runtime.eventStream ? { eventsCaughtUp: () => runtime.eventStream!.caughtUp() } : {}),
   };
 }
 

@@ -347,6 +347,75 @@ describe('cluster events across two nodes', { skip: why }, () => {
     }
   });
 
+  /**
+   * Holds node B's consumer of the stream while `raise` runs on A and `change` on B (started
+   * 300 ms before B consumes again), so that B consumes what A raised only after the change.
+   */
+  async function whileBLags(raise: () => Promise<void> | void, change: () => Promise<void>): Promise<void> {
+    const consumer = consumerOf(b);
+    await consumer.close();
+    let restarted: Promise<void> | undefined;
+    try {
+      await raise();
+      // Stored before the change is asked for (the owner publishes without waiting).
+      assert.equal(await a.bus.stored(), true);
+      const timer = setTimeout(() => (restarted = consumer.start()), 300);
+      const started = Date.now();
+      await change();
+      assert.ok(Date.now() - started >= 250, 'the change waited until B had consumed what came before');
+      clearTimeout(timer);
+    } finally {
+      await (restarted ?? consumer.start());
+    }
+  }
+
+  test('a subscription set changed on a node that lags the stream hears what was raised before as it was', async () => {
+    const { sock, first, setId } = await carolSocket(b);
+    const presence = `/api/v1/subscriptions/ws/${first.webSocketId}/subscriptionsets/${setId}/presenceeventaccounts`;
+    // 102's DND changes on A while Carol's set hears 102's presence; then she stops hearing it.
+    await whileBLags(
+      () => toggleDnd(1),
+      async () => {
+        const put = await getJson(b, presence, CAROL, { method: 'PUT', json: { eventAccounts: [] } });
+        assert.equal(put.status, 200);
+      },
+    );
+    toggleDnd(1);
+    await settled(sock, 1);
+    assert.equal(eventFrames(sock).length, 1, 'the first change only, raised while she heard it');
+    assert.match(eventFrames(sock)[0]!, /"102@1001"/);
+    sock.ws.close();
+    await sock.closed;
+  });
+
+  test('a contact-center socket connected or narrowed on a node that lags hears only what is raised after', async () => {
+    const { token } = await CcClient.login(b, '100@1001');
+    let cc: Awaited<ReturnType<typeof openCc>> | undefined;
+    // The agent's state changes on A before the socket connects on B.
+    await whileBLags(toggleAgent, async () => {
+      cc = await openCc(b, token);
+      assert.deepEqual(cc.answer, { response: 'connect', success: true });
+    });
+    const { sock } = cc!;
+    // One change of the agent's state: its agent_state_changed and each queue's statistics.
+    const agentFrames = () => eventFrames(sock).filter((f) => f.includes('"agent_state_changed"'));
+    await toggleAgent();
+    await settled(sock, 1);
+    const perChange = eventFrames(sock).length;
+    assert.equal(agentFrames().length, 1, 'the change after the connect only');
+    // The agent's state changes on A while the socket hears everything; then it narrows to calls.
+    await whileBLags(toggleAgent, async () => {
+      sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['call'] }));
+      await until(() => sock.raw.some((r) => r.includes('"response":"subscribe"')), 'subscribed', 5_000);
+    });
+    await toggleAgent();
+    await settled(sock, 2 * perChange);
+    assert.equal(agentFrames().length, 2, 'the change made before the narrowing, not the one after');
+    assert.equal(eventFrames(sock).length, 2 * perChange);
+    sock.ws.close();
+    await sock.closed;
+  });
+
   test('a node that starts after a phone changed has it as its owner does, and keeps it taking the tenant over', async () => {
     const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
     a.runtime.switch.unregisterDevice(deviceId);

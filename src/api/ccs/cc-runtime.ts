@@ -41,4 +41,9 @@ export interface CcRuntime {
   traffic?: TrafficObserver;
   /** A cluster node's: where a tenant's requests run (docs/cluster.md § Forwarding). */
   placement?: Placement;
+  /**
+   * A cluster node's: resolves once this node has consumed every event the cluster's stream held
+   * when called (bounded), so that what a socket starts or stops hearing applies from then on.
+   */
+  eventsCaughtUp?(): Promise<unknown>;
 }

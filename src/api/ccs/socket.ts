@@ -188,6 +188,9 @@ export function eventSocket(
             if (socket.readyState !== socket.OPEN) return release();
           }
         }
+        // In a cluster a plain connect hears what is raised from now on, not what this node has yet
+        // to consume (a resume starts at its cursor instead).
+        if (resume === null) await runtime.eventsCaughtUp?.();
         const refusal = await limits.sockets.check(client, () => socket.readyState === socket.OPEN);
         // Closed while the other nodes were asked: its close already ran, so it must take no slot.
         if (socket.readyState !== socket.OPEN) return release();
@@ -234,6 +237,9 @@ export function eventSocket(
           return;
         }
         const names = expand((msg as SubscribeRequest).events);
+        // In a cluster it applies to what is raised from now on, as on one node.
+        await runtime.eventsCaughtUp?.();
+        if (!sessions.has(session)) return;
         session.only = names;
         if (session.resume)
           continuity.sessions.update(session.resume.id, sessionState(names, session.resume.start));

@@ -212,6 +212,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         PUT: {
           rules: WATCHERS,
+          catchUp: true,
           doc: {
             operationId: `replace${KIND_DOC[kind].id}s`,
             summary: `Replace the ${KIND_DOC[kind].what}`,
@@ -252,6 +253,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
       verbs: {
         PUT: {
           rules: WATCHERS,
+          catchUp: true,
           doc: {
             operationId: `add${KIND_DOC[kind].id}`,
             summary: `Add one of the ${KIND_DOC[kind].what}`,
@@ -278,6 +280,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         DELETE: {
           rules: WATCHERS,
+          catchUp: true,
           doc: {
             operationId: `remove${KIND_DOC[kind].id}`,
             summary: `Remove one of the ${KIND_DOC[kind].what}`,
@@ -407,6 +410,7 @@ export function subscriptionResources(sockets: VoiceSockets): ResourceDef[] {
         },
         PUT: {
           rules: EMERGENCY,
+          catchUp: true,
           doc: {
             operationId: 'setEmergencyCallAlertSubscription',
             summary: 'Receive emergency call alerts: of every site, or of the owner’s own site',

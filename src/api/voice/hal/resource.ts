@@ -72,10 +72,11 @@ export interface VerbDef {
    */
   cached?: true | 'live' | KeptBy;
   /**
-   * A read served from what other nodes' events tell (phones of tenants another node runs): on a
-   * cluster node it first waits until the node has consumed what the stream held, so that a
-   * client that just changed it reads its change; it is not kept there (the count it would be
-   * kept under moves only as the node consumes).
+   * On a cluster node, first wait until the node has consumed what the stream held. A read served
+   * from what other nodes' events tell (phones of tenants another node runs) then shows a change
+   * its client just made; it is not kept there (the count it would be kept under moves only as the
+   * node consumes). A change of what a socket hears then applies to the events raised after it,
+   * not to earlier ones the node had yet to consume, as on one node.
    */
   catchUp?: true;
   doc?: VerbDoc;
