@@ -8,12 +8,22 @@
  * by frame, byte for byte.
  */
 import type { PlatformEvent } from '../api/platform-events.js';
+import { RENDERED_AT_SOURCE } from '../api/rendered-at-source.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeEvent(e: PlatformEvent): Uint8Array {
-  return encoder.encode(JSON.stringify(e));
+/**
+ * `rendered`: what the owner rendered of the event from its directory, carried as one more field
+ * (src/api/rendered-at-source.ts). A node of an older release ignores the field.
+ */
+export function encodeEvent(e: PlatformEvent, rendered?: object): Uint8Array {
+  const json = JSON.stringify(e);
+  return encoder.encode(
+    rendered === undefined
+      ? json
+      : `${json.slice(0, -1)},"${RENDERED_AT_SOURCE}":${JSON.stringify(rendered)}}`,
+  );
 }
 
 /** The event back; throws on bytes that are not an event's JSON. */

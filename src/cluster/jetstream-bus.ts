@@ -56,6 +56,11 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
   notOwned = 0;
   /** Tenants whose dropped events were logged already (once each, the counter says the rest). */
   private readonly warned = new Set<number>();
+  /**
+   * What this node, as an event's owner, renders of it from its directory as it publishes it
+   * (src/api/rendered-at-source.ts; set by the composition).
+   */
+  renderAtSource?: (event: PlatformEvent) => object | undefined;
   private handlers: Handler<PlatformEvent>[] = [];
   private others: Others[] = [];
   private readonly publisher: EventPublisher;
@@ -114,7 +119,8 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       }
       return;
     }
-    this.publisher.publish(this.names.subjectOf(event.tenantId), encodeEvent(event), epoch, event.tenantId);
+    const bytes = encodeEvent(event, this.renderAtSource?.(event));
+    this.publisher.publish(this.names.subjectOf(event.tenantId), bytes, epoch, event.tenantId);
     if (epoch === undefined) return;
     for (const o of this.others) {
       if (!o.types.has(event.type)) continue;

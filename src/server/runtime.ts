@@ -27,6 +27,7 @@ import { type ClusterContext, type Node, openNode } from './cluster-node.js';
 import type { TrafficObserver } from '../api/transport/traffic.js';
 import type { PlatformEvent } from '../api/platform-events.js';
 import { ApiDocs } from '../api/schema/registry.js';
+import { renderAtSource } from './render-at-source.js';
 import type { Placement } from '../api/route-core/placement.js';
 import type { SharedWorld } from '../cluster/shared-world.js';
 
@@ -146,6 +147,7 @@ export async function createRuntime(
       : undefined;
   const bus: Bus<PlatformEvent> =
     events ?? new InProcessBus<PlatformEvent>((e) => log.error({ err: e }, 'event subscriber failed'));
+  if (events) events.renderAtSource = renderAtSource(directory);
   const telemetry = new Telemetry();
   events?.offerMetrics(telemetry);
   const callRecords = new CallRecordStore(db);

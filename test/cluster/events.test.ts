@@ -416,6 +416,39 @@ describe('cluster events across two nodes', { skip: why }, () => {
     await sock.closed;
   });
 
+  test('a frame shows the directory as it was when its event was raised, on every node', async () => {
+    const ccA = await ccSocket(a);
+    const ccB = await ccSocket(b);
+    const agent = a.runtime.directory.extension(1001, '103')!;
+    /** The test nodes share no directory sync: each is told alike (docs/cluster.md § Directory). */
+    const rename = async (name: string) => {
+      for (const n of [a, b]) await n.runtime.directory.put('extension', { ...agent, name });
+    };
+    const consumer = consumerOf(b);
+    await consumer.close();
+    try {
+      // The agent's state changes on A; the agent is renamed right after, before B consumes it.
+      await toggleAgent();
+      assert.equal(await a.bus.stored(), true);
+      await rename('Renamed Since');
+    } finally {
+      await consumer.start();
+    }
+    try {
+      await settled(ccA.sock, 1);
+      await settled(ccB.sock, eventFrames(ccA.sock).length);
+      assert.deepEqual(eventFrames(ccB.sock), eventFrames(ccA.sock));
+      const agentFrame = eventFrames(ccB.sock).find((f) => f.includes('"agent_state_changed"'))!;
+      assert.ok(agentFrame.includes(`"name":${JSON.stringify(agent.name)}`), agentFrame);
+    } finally {
+      await rename(agent.name);
+      for (const s of [ccA.sock, ccB.sock]) {
+        s.ws.close();
+        await s.closed;
+      }
+    }
+  });
+
   test('a node that starts after a phone changed has it as its owner does, and keeps it taking the tenant over', async () => {
     const deviceId = (a.runtime.directory.list('device', 1001)[0] as { id: string }).id;
     a.runtime.switch.unregisterDevice(deviceId);

@@ -1,6 +1,7 @@
 import type { CcEvent } from '../../contact-center/types.js';
 import type { CcPermission } from '../../core/permissions.js';
 import type { Directory } from '../../directory/directory.js';
+import { renderedAtSource } from '../rendered-at-source.js';
 import type { CcEventFrame } from './event-schemas.js';
 import * as render from './render.js';
 import { isoZoned } from './tenant-time.js';
@@ -31,8 +32,13 @@ export const EVENT_NAMES: Record<CcEvent['category'], readonly CcEvent['name'][]
   queue: ['queue_statistics'],
 };
 
-/** `{event, category, tenant_id, timestamp, data}`, or null for a tenant that no longer exists. */
+/**
+ * `{event, category, tenant_id, timestamp, data}`, or null for a tenant that no longer exists (as
+ * its owner rendered it, when it did: rendered-at-source.ts).
+ */
 export function eventFrame(directory: Directory, e: CcEvent): CcEventFrame | null {
+  const carried = renderedAtSource(e);
+  if (carried && carried.frame !== undefined) return carried.frame as CcEventFrame | null;
   const t = directory.tenant(e.tenantId);
   if (!t) return null;
   const tz = t.cc.timezone;

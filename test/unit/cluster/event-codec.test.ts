@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ccJournalRenderer } from '../../../src/api/ccs/cc-resume.js';
 import { eventFrame } from '../../../src/api/ccs/event-frames.js';
-import type { PlatformEvent } from '../../../src/api/platform-events.js';
-import { eventKeys, voiceJournalRenderer } from '../../../src/api/voice/events/fanout.js';
+import { renderAtSource } from '../../../src/server/render-at-source.js';
+import { eventKeys, isFramed, voiceJournalRenderer } from '../../../src/api/voice/events/fanout.js';
 import { type FramedEvent, framer } from '../../../src/api/voice/events/frames.js';
 import { decodeEvent, encodeEvent } from '../../../src/cluster/event-codec.js';
 import { type DemoEvents, demoEvents, kindOf } from '../../helpers/demo-events.js';
-
-const isFramed = (e: PlatformEvent): e is FramedEvent =>
-  e.type === 'call' || e.type === 'presence' || e.type === 'parkLocation' || e.type === 'emergency';
 
 /** Every kind the demo flows must have raised, so the round trip below covers each. */
 const EXPECTED = [
@@ -78,11 +75,17 @@ describe('cluster event codec', () => {
     const directory = demo.runtime.directory;
     const voiceJournal = voiceJournalRenderer(directory);
     const ccJournal = ccJournalRenderer(directory);
+    const atSource = renderAtSource(directory);
     let frames = 0;
     for (const e of demo.events) {
       const d = decodeEvent(encodeEvent(e));
       const what = `${kindOf(e)} ${JSON.stringify(e)}`;
       assert.equal(JSON.stringify(d), JSON.stringify(e), what);
+      // As its owner publishes it: with what it rendered of it, which renders the same frames.
+      const r = decodeEvent(encodeEvent(e, atSource(e)));
+      if (isFramed(e)) assert.equal(framer(r as FramedEvent)('s', 42), framer(e)('s', 42), what);
+      assert.equal(JSON.stringify(voiceJournal(r)), JSON.stringify(voiceJournal(e)), what);
+      assert.equal(JSON.stringify(ccJournal(r)), JSON.stringify(ccJournal(e)), what);
       if (isFramed(e)) {
         assert.ok(isFramed(d));
         const [fe, fd] = [framer(e), framer(d)];
@@ -106,6 +109,38 @@ describe('cluster event codec', () => {
       }
     }
     assert.ok(frames > 500, `only ${frames} frames compared`);
+  });
+
+  test('an event carries what its owner rendered: a directory changed after it does not show', async () => {
+    const directory = demo.runtime.directory;
+    const atSource = renderAtSource(directory);
+    const agentEvent = demo.events.find((e) => e.type === 'cc' && e.category === 'agent');
+    const callEvent = demo.events.find(
+      (e) =>
+        e.type === 'call' && directory.extension(e.tenantId, e.observed.split('@')[0]!)?.type === 'userExt',
+    );
+    assert.ok(agentEvent?.type === 'cc' && agentEvent.category === 'agent' && callEvent?.type === 'call');
+    const agentExt = directory.extension(agentEvent.tenantId, agentEvent.data.agent.ext)!;
+    const callExt = directory.extension(callEvent.tenantId, callEvent.observed.split('@')[0]!)!;
+    const frameThen = JSON.stringify(eventFrame(directory, agentEvent));
+    const keysThen = eventKeys(callEvent, directory);
+    const carried = [agentEvent, callEvent].map((e) => decodeEvent(encodeEvent(e, atSource(e))));
+    const bare = [agentEvent, callEvent].map((e) => decodeEvent(encodeEvent(e)));
+    try {
+      // Renamed, and the user's extension made a group's (one extension may be both), after the
+      // events were published.
+      const changed = new Map([[agentExt.id, { ...agentExt, name: 'Renamed Since' }]]);
+      changed.set(callExt.id, { ...(changed.get(callExt.id) ?? callExt), type: 'groupExt' });
+      for (const ext of changed.values()) await directory.put('extension', ext);
+      assert.equal(JSON.stringify(eventFrame(directory, carried[0] as typeof agentEvent)), frameThen);
+      assert.deepEqual(eventKeys(carried[1] as typeof callEvent, directory), keysThen);
+      // Without it, each node renders from the directory as it is now.
+      assert.match(JSON.stringify(eventFrame(directory, bare[0] as typeof agentEvent)), /Renamed Since/);
+      assert.notDeepEqual(eventKeys(bare[1] as typeof callEvent, directory), keysThen);
+    } finally {
+      await directory.put('extension', agentExt);
+      await directory.put('extension', callExt);
+    }
   });
 
   test('bytes that are not an event are refused', () => {

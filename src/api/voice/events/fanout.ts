@@ -1,6 +1,7 @@
 import type { Directory } from '../../../directory/directory.js';
 import type { ExtensionType } from '../../../directory/model.js';
 import type { PlatformEvent } from '../../platform-events.js';
+import { renderedAtSource } from '../../rendered-at-source.js';
 import type { EventJournal, JournalRenderer } from '../../continuity/index.js';
 import { eventBody, type FramedEvent, framer } from './frames.js';
 import type { SubscriptionIndex } from './subscriptions.js';
@@ -11,8 +12,10 @@ const GROUP_TOKEN_OF: Partial<Record<ExtensionType, string>> = {
   acdExt: 'ALL_ACD_EXTENSIONS',
 };
 
-/** The index keys an event is heard on. */
+/** The index keys an event is heard on (as its owner rendered them, if it did: rendered-at-source.ts). */
 export function eventKeys(e: FramedEvent, directory: Directory): string[] {
+  const carried = renderedAtSource(e)?.keys;
+  if (carried) return carried;
   if (e.type === 'emergency') {
     const site = directory.extension(e.tenantId, e.observed.split('@')[0])?.siteId;
     return site
@@ -30,7 +33,7 @@ export function eventKeys(e: FramedEvent, directory: Directory): string[] {
   return keys;
 }
 
-const isFramed = (e: PlatformEvent): e is FramedEvent =>
+export const isFramed = (e: PlatformEvent): e is FramedEvent =>
   e.type === 'call' || e.type === 'presence' || e.type === 'parkLocation' || e.type === 'emergency';
 
 /** The one event fan-out of the voice API: bus -> subscribed sets -> their sockets. */
