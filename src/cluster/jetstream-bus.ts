@@ -119,13 +119,23 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
       }
       return;
     }
-    const bytes = encodeEvent(event, this.renderAtSource?.(event));
+    const bytes = encodeEvent(event, this.rendered(event));
     this.publisher.publish(this.names.subjectOf(event.tenantId), bytes, epoch, event.tenantId);
     if (epoch === undefined) return;
     for (const o of this.others) {
       if (!o.types.has(event.type)) continue;
       const key = o.keyOf(event);
       o.epochs.set(key, Math.max(epoch, o.epochs.get(key) ?? epoch));
+    }
+  }
+
+  /** What the owner renders of the event; a renderer's failure is logged, never thrown to the publisher. */
+  private rendered(event: PlatformEvent): object | undefined {
+    try {
+      return this.renderAtSource?.(event);
+    } catch (err) {
+      this.options.log.error({ err, type: event.type }, 'event not rendered at its source: nodes render it');
+      return undefined;
     }
   }
 

@@ -5,6 +5,7 @@ import { limitsFor } from '../api/limits/index.js';
 import type { SimRuntime } from '../api/sim/sim-runtime.js';
 import type { VoiceRuntime } from '../api/voice/voice-runtime.js';
 import { SqlWebhookStore } from '../store/webhook-store.js';
+import type { EventStreamSource } from '../core/event-stream.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -26,7 +27,7 @@ function eventApiPorts(runtime: Runtime) {
     config: runtime.config,
     ...(runtime.traffic ? { traffic: runtime.traffic } : {}),
     ...(runtime.placement ? { placement: runtime.placement } : {}),
-    ...(runtime.eventStream ? { eventsCaughtUp: () => runtime.eventStream!.caughtUp() } : {}),
+    ...(runtime.eventStream ? { eventsCaughtUp: () => caughtUp(runtime.eventStream!) } : {}),
   };
 }
 
@@ -64,4 +65,13 @@ export function simRuntime(runtime: Runtime): SimRuntime {
     ...(runtime.placement ? { placement: runtime.placement } : {}),
     ...(runtime.eventStream ? { eventsStored: () => runtime.eventStream!.stored() } : {}),
   };
+}
+
+/**
+ * Resolves once this node has consumed every event the stream held, its own events published so
+ * far among them (each step bounded: the node goes on with what it has).
+ */
+async function caughtUp(stream: EventStreamSource<unknown>): Promise<boolean> {
+  await stream.stored();
+  return stream.caughtUp();
 }

@@ -355,16 +355,17 @@ describe('cluster events across two nodes', { skip: why }, () => {
     const consumer = consumerOf(b);
     await consumer.close();
     let restarted: Promise<void> | undefined;
+    let timer: NodeJS.Timeout | undefined;
     try {
       await raise();
       // Stored before the change is asked for (the owner publishes without waiting).
       assert.equal(await a.bus.stored(), true);
-      const timer = setTimeout(() => (restarted = consumer.start()), 300);
+      timer = setTimeout(() => (restarted = consumer.start()), 300);
       const started = Date.now();
       await change();
       assert.ok(Date.now() - started >= 250, 'the change waited until B had consumed what came before');
-      clearTimeout(timer);
     } finally {
+      clearTimeout(timer);
       await (restarted ?? consumer.start());
     }
   }
@@ -412,6 +413,23 @@ describe('cluster events across two nodes', { skip: why }, () => {
     await settled(sock, 2 * perChange);
     assert.equal(agentFrames().length, 2, 'the change made before the narrowing, not the one after');
     assert.equal(eventFrames(sock).length, 2 * perChange);
+    sock.ws.close();
+    await sock.closed;
+  });
+
+  test('a resumable contact-center session begun on a node that lags starts where the stream stood', async () => {
+    const { token } = await CcClient.login(b, '100@1001');
+    let cc: Awaited<ReturnType<typeof openCc>> | undefined;
+    await whileBLags(toggleAgent, async () => {
+      cc = await openCc(b, token, true);
+      assert.equal(cc.answer.success, true, JSON.stringify(cc.answer));
+    });
+    const { sock } = cc!;
+    await toggleAgent();
+    await until(() => eventFrames(sock).some((f) => f.includes('"agent_state_changed"')), 'a change', 10_000);
+    await new Promise((r) => setTimeout(r, 150));
+    const agentFrames = eventFrames(sock).filter((f) => f.includes('"agent_state_changed"'));
+    assert.equal(agentFrames.length, 1, 'the change after the connect only');
     sock.ws.close();
     await sock.closed;
   });

@@ -39,6 +39,8 @@ interface Session {
   resume?: { id: string; start: Record<string, number> };
   /** In a cluster: stops a resume on another node from reaching this socket (Placement.holdSocket). */
   release?: () => void;
+  /** The socket's last `subscribe`, applied once the ones before it were. */
+  narrowed?: Promise<void>;
 }
 
 const TEXT = { binary: false };
@@ -188,9 +190,9 @@ export function eventSocket(
             if (socket.readyState !== socket.OPEN) return release();
           }
         }
-        // In a cluster a plain connect hears what is raised from now on, not what this node has yet
+        // In a cluster a new session hears what is raised from now on, not what this node has yet
         // to consume (a resume starts at its cursor instead).
-        if (resume === null) await runtime.eventsCaughtUp?.();
+        if (resume === null || resume === true) await runtime.eventsCaughtUp?.();
         const refusal = await limits.sockets.check(client, () => socket.readyState === socket.OPEN);
         // Closed while the other nodes were asked: its close already ran, so it must take no slot.
         if (socket.readyState !== socket.OPEN) return release();
@@ -237,14 +239,17 @@ export function eventSocket(
           return;
         }
         const names = expand((msg as SubscribeRequest).events);
-        // In a cluster it applies to what is raised from now on, as on one node.
-        await runtime.eventsCaughtUp?.();
-        if (!sessions.has(session)) return;
-        session.only = names;
-        if (session.resume)
-          continuity.sessions.update(session.resume.id, sessionState(names, session.resume.start));
-        send({ response: 'subscribe', success: true, events: [...names] });
-        return;
+        const s = session;
+        // In a cluster it applies to what is raised from now on, as on one node; one socket's
+        // narrowings apply, and are answered, in the order they came.
+        s.narrowed = (s.narrowed ?? Promise.resolve()).then(async () => {
+          await runtime.eventsCaughtUp?.();
+          if (!sessions.has(s)) return;
+          s.only = names;
+          if (s.resume) continuity.sessions.update(s.resume.id, sessionState(names, s.resume.start));
+          send({ response: 'subscribe', success: true, events: [...names] });
+        });
+        return s.narrowed;
       }
       send({
         response: typeof msg.request === 'string' ? msg.request : 'error',
