@@ -4,9 +4,9 @@
  * it consumes it from the stream, the owner included, and a rename or deletion made in between
  * would show in the frame. So the owner renders this part once as it publishes the event (the
  * cluster's event codec carries it under RENDERED_AT_SOURCE), and every node's fan-outs, journals
- * and webhooks use it instead of their own copy of the directory (docs/cluster.md, "Publishing (the owner)").
- * An event without it (standalone, or published by a node of an older release) is rendered from
- * the directory, as before.
+ * and webhooks use it instead of their own copy of the directory (docs/cluster.md, "Publishing
+ * (the owner)"). An event without it (standalone, or published by a node of an older release) is
+ * rendered from the directory, as before.
  */
 import type { PlatformEvent } from './platform-events.js';
 
