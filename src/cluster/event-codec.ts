@@ -14,15 +14,13 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * `rendered`: what the owner rendered of the event from its directory, carried as one more field
- * (src/api/rendered-at-source.ts). A node of an older release ignores the field.
+ * `rendered`: the JSON of what the owner rendered of the event from its directory, carried as one
+ * more field (src/api/rendered-at-source.ts). A node of an older release ignores the field.
  */
-export function encodeEvent(e: PlatformEvent, rendered?: object): Uint8Array {
+export function encodeEvent(e: PlatformEvent, rendered?: string): Uint8Array {
   const json = JSON.stringify(e);
   return encoder.encode(
-    rendered === undefined
-      ? json
-      : `${json.slice(0, -1)},"${RENDERED_AT_SOURCE}":${JSON.stringify(rendered)}}`,
+    rendered === undefined ? json : `${json.slice(0, -1)},"${RENDERED_AT_SOURCE}":${rendered}}`,
   );
 }
 

@@ -78,7 +78,9 @@ export class EventConsumer {
     return this.last;
   }
 
+  /** Consumes from after `position` on (again, after a `close`). */
   async start(): Promise<void> {
+    this.closed = false;
     const consumer = await this.js.consumers.get(this.stream, {
       filter_subjects: this.subject,
       opt_start_seq: this.last + 1,

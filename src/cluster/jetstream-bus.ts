@@ -129,10 +129,14 @@ export class JetStreamBus implements Bus<PlatformEvent>, EventStreamSource<Platf
     }
   }
 
-  /** What the owner renders of the event; a renderer's failure is logged, never thrown to the publisher. */
-  private rendered(event: PlatformEvent): object | undefined {
+  /**
+   * The JSON of what the owner renders of the event; a renderer's failure is logged, never thrown
+   * to the publisher.
+   */
+  private rendered(event: PlatformEvent): string | undefined {
     try {
-      return this.renderAtSource?.(event);
+      const rendered = this.renderAtSource?.(event);
+      return rendered === undefined ? undefined : JSON.stringify(rendered);
     } catch (err) {
       this.options.log.error({ err, type: event.type }, 'event not rendered at its source: nodes render it');
       return undefined;

@@ -7,7 +7,7 @@
  * events raised since it was made; an owner whose lease another node took sends nothing.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { DEMO } from '../../src/directory/demo-ids.js';
 import type { PresenceEvent } from '../../src/switch/types.js';
 import { CcClient } from '../api/ccs/cc-client.js';
@@ -347,6 +347,15 @@ describe('cluster events across two nodes', { skip: why }, () => {
     }
   });
 
+  /** Sockets the tests below opened: closed after each test, whether it passed or not. */
+  const opened: RecordingSocket[] = [];
+  afterEach(async () => {
+    for (const s of opened.splice(0)) {
+      s.ws.close();
+      await s.closed;
+    }
+  });
+
   /**
    * Holds node B's consumer of the stream while `raise` runs on A and `change` on B (started
    * 300 ms before B consumes again), so that B consumes what A raised only after the change.
@@ -372,6 +381,7 @@ describe('cluster events across two nodes', { skip: why }, () => {
 
   test('a subscription set changed on a node that lags the stream hears what was raised before as it was', async () => {
     const { sock, first, setId } = await carolSocket(b);
+    opened.push(sock);
     const presence = `/api/v1/subscriptions/ws/${first.webSocketId}/subscriptionsets/${setId}/presenceeventaccounts`;
     // 102's DND changes on A while Carol's set hears 102's presence; then she stops hearing it.
     await whileBLags(
@@ -385,8 +395,6 @@ describe('cluster events across two nodes', { skip: why }, () => {
     await settled(sock, 1);
     assert.equal(eventFrames(sock).length, 1, 'the first change only, raised while she heard it');
     assert.match(eventFrames(sock)[0]!, /"102@1001"/);
-    sock.ws.close();
-    await sock.closed;
   });
 
   test('a contact-center socket connected or narrowed on a node that lags hears only what is raised after', async () => {
@@ -395,6 +403,7 @@ describe('cluster events across two nodes', { skip: why }, () => {
     // The agent's state changes on A before the socket connects on B.
     await whileBLags(toggleAgent, async () => {
       cc = await openCc(b, token);
+      opened.push(cc.sock);
       assert.deepEqual(cc.answer, { response: 'connect', success: true });
     });
     const { sock } = cc!;
@@ -405,16 +414,21 @@ describe('cluster events across two nodes', { skip: why }, () => {
     const perChange = eventFrames(sock).length;
     assert.equal(agentFrames().length, 1, 'the change after the connect only');
     // The agent's state changes on A while the socket hears everything; then it narrows to calls.
+    // A refused subscribe sent right after is answered after it, in the order they came.
+    const answers = () => sock.raw.filter((r) => r.includes('"response":"subscribe"'));
     await whileBLags(toggleAgent, async () => {
       sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['call'] }));
-      await until(() => sock.raw.some((r) => r.includes('"response":"subscribe"')), 'subscribed', 5_000);
+      sock.ws.send(JSON.stringify({ request: 'subscribe', events: ['no_such_event'] }));
+      await until(() => answers().length === 2, 'both answered', 5_000);
     });
+    assert.deepEqual(
+      answers().map((r) => (JSON.parse(r) as { success: boolean }).success),
+      [true, false],
+    );
     await toggleAgent();
     await settled(sock, 2 * perChange);
     assert.equal(agentFrames().length, 2, 'the change made before the narrowing, not the one after');
     assert.equal(eventFrames(sock).length, 2 * perChange);
-    sock.ws.close();
-    await sock.closed;
   });
 
   test('a resumable contact-center session begun on a node that lags starts where the stream stood', async () => {
@@ -422,6 +436,7 @@ describe('cluster events across two nodes', { skip: why }, () => {
     let cc: Awaited<ReturnType<typeof openCc>> | undefined;
     await whileBLags(toggleAgent, async () => {
       cc = await openCc(b, token, true);
+      opened.push(cc.sock);
       assert.equal(cc.answer.success, true, JSON.stringify(cc.answer));
     });
     const { sock } = cc!;
@@ -430,29 +445,28 @@ describe('cluster events across two nodes', { skip: why }, () => {
     await new Promise((r) => setTimeout(r, 150));
     const agentFrames = eventFrames(sock).filter((f) => f.includes('"agent_state_changed"'));
     assert.equal(agentFrames.length, 1, 'the change after the connect only');
-    sock.ws.close();
-    await sock.closed;
   });
 
   test('a frame shows the directory as it was when its event was raised, on every node', async () => {
     const ccA = await ccSocket(a);
     const ccB = await ccSocket(b);
+    opened.push(ccA.sock, ccB.sock);
     const agent = a.runtime.directory.extension(1001, '103')!;
     /** The test nodes share no directory sync: each is told alike (docs/cluster.md § Directory). */
     const rename = async (name: string) => {
       for (const n of [a, b]) await n.runtime.directory.put('extension', { ...agent, name });
     };
     const consumer = consumerOf(b);
-    await consumer.close();
     try {
-      // The agent's state changes on A; the agent is renamed right after, before B consumes it.
-      await toggleAgent();
-      assert.equal(await a.bus.stored(), true);
-      await rename('Renamed Since');
-    } finally {
-      await consumer.start();
-    }
-    try {
+      await consumer.close();
+      try {
+        // The agent's state changes on A; the agent is renamed right after, before B consumes it.
+        await toggleAgent();
+        assert.equal(await a.bus.stored(), true);
+        await rename('Renamed Since');
+      } finally {
+        await consumer.start();
+      }
       await settled(ccA.sock, 1);
       await settled(ccB.sock, eventFrames(ccA.sock).length);
       assert.deepEqual(eventFrames(ccB.sock), eventFrames(ccA.sock));
@@ -460,10 +474,6 @@ describe('cluster events across two nodes', { skip: why }, () => {
       assert.ok(agentFrame.includes(`"name":${JSON.stringify(agent.name)}`), agentFrame);
     } finally {
       await rename(agent.name);
-      for (const s of [ccA.sock, ccB.sock]) {
-        s.ws.close();
-        await s.closed;
-      }
     }
   });
 

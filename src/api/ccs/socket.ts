@@ -39,8 +39,29 @@ interface Session {
   resume?: { id: string; start: Record<string, number> };
   /** In a cluster: stops a resume on another node from reaching this socket (Placement.holdSocket). */
   release?: () => void;
-  /** The socket's last `subscribe`, applied once the ones before it were. */
-  narrowed?: Promise<void>;
+  /** The last of the socket's requests that wait (`inTurn`), while one does. */
+  waiting?: Promise<void>;
+}
+
+/**
+ * Runs a request of a connected socket once those before it that wait are done (in a cluster a
+ * `subscribe` waits for the stream), so the socket's requests are answered in the order they came;
+ * with none waiting, at once.
+ */
+function inTurn(s: Session, step: () => void | Promise<void>): Promise<void> | undefined {
+  let mine: Promise<void>;
+  if (s.waiting) mine = s.waiting.then(step);
+  else {
+    const now = step();
+    if (!now) return undefined;
+    mine = now;
+  }
+  s.waiting = mine;
+  const done = () => {
+    if (s.waiting === mine) s.waiting = undefined;
+  };
+  mine.then(done, done);
+  return mine;
 }
 
 const TEXT = { binary: false };
@@ -231,31 +252,31 @@ export function eventSocket(
         release();
         return;
       }
+      const s = session;
       if (msg.request === 'subscribe') {
         const issue = firstIssue(SubscribeRequestSchema, msg);
         if (issue) {
           const reason = issue.field.startsWith('events.') ? 'Unknown event name' : issue.message;
-          send({ response: 'subscribe', success: false, reason });
-          return;
+          return inTurn(s, () => send({ response: 'subscribe', success: false, reason }));
         }
         const names = expand((msg as SubscribeRequest).events);
-        const s = session;
-        // In a cluster it applies to what is raised from now on, as on one node; one socket's
-        // narrowings apply, and are answered, in the order they came.
-        s.narrowed = (s.narrowed ?? Promise.resolve()).then(async () => {
-          await runtime.eventsCaughtUp?.();
+        const apply = () => {
           if (!sessions.has(s)) return;
           s.only = names;
           if (s.resume) continuity.sessions.update(s.resume.id, sessionState(names, s.resume.start));
           send({ response: 'subscribe', success: true, events: [...names] });
-        });
-        return s.narrowed;
+        };
+        // In a cluster it applies to what is raised from now on, as on one node.
+        const caughtUp = runtime.eventsCaughtUp;
+        return inTurn(s, caughtUp ? () => caughtUp().then(apply) : apply);
       }
-      send({
-        response: typeof msg.request === 'string' ? msg.request : 'error',
-        success: false,
-        reason: 'Unknown request',
-      });
+      return inTurn(s, () =>
+        send({
+          response: typeof msg.request === 'string' ? msg.request : 'error',
+          success: false,
+          reason: 'Unknown request',
+        }),
+      );
     }
 
     socket.on('close', () => {

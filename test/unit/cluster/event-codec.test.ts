@@ -82,7 +82,7 @@ describe('cluster event codec', () => {
       const what = `${kindOf(e)} ${JSON.stringify(e)}`;
       assert.equal(JSON.stringify(d), JSON.stringify(e), what);
       // As its owner publishes it: with what it rendered of it, which renders the same frames.
-      const r = decodeEvent(encodeEvent(e, atSource(e)));
+      const r = decodeEvent(encodeEvent(e, JSON.stringify(atSource(e))));
       if (isFramed(e)) assert.equal(framer(r as FramedEvent)('s', 42), framer(e)('s', 42), what);
       assert.equal(JSON.stringify(voiceJournal(r)), JSON.stringify(voiceJournal(e)), what);
       assert.equal(JSON.stringify(ccJournal(r)), JSON.stringify(ccJournal(e)), what);
@@ -124,7 +124,9 @@ describe('cluster event codec', () => {
     const callExt = directory.extension(callEvent.tenantId, callEvent.observed.split('@')[0]!)!;
     const frameThen = JSON.stringify(eventFrame(directory, agentEvent));
     const keysThen = eventKeys(callEvent, directory);
-    const carried = [agentEvent, callEvent].map((e) => decodeEvent(encodeEvent(e, atSource(e))));
+    const carried = [agentEvent, callEvent].map((e) =>
+      decodeEvent(encodeEvent(e, JSON.stringify(atSource(e)))),
+    );
     const bare = [agentEvent, callEvent].map((e) => decodeEvent(encodeEvent(e)));
     try {
       // Renamed, and the user's extension made a group's (one extension may be both), after the
